@@ -1,0 +1,108 @@
+# Top-level build.  One kernel source tree, one set of guest programs, built
+# for one ISA at a time:
+#
+#   make run   ARCH=riscv [PROFILE=none]   boot, run the benchmark suite, print the table
+#   make shell ARCH=riscv                  boot to the interactive guest shell
+#   make test                              host unit tests + boot-and-check integration tests
+#   make                                   just build (build/$(ARCH)/)
+#
+# The per-ISA facts (cross compiler, flags, which files) are in
+# kernel/arch/$(ARCH)/arch.mk; everything else is listed here.
+
+ARCH    ?= riscv
+PROFILE ?= none
+BUILD   := build/$(ARCH)
+PYTHON  ?= python3
+
+include kernel/arch/$(ARCH)/arch.mk
+
+CC      := $(CROSS)gcc
+LD      := $(CROSS)ld
+OBJCOPY := $(CROSS)objcopy
+OBJDUMP := $(CROSS)objdump
+
+COMMON_CFLAGS := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+                 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-stack-protector \
+                 -fno-common -std=gnu11 $(ARCH_CFLAGS)
+
+# ---------------------------------------------------------------- kernel
+# Portable code: the same on every ISA.
+KERNEL_PORT := main console printf string kalloc vm proc sched syscall \
+               sysproc file pipe select exec progs_table
+# Per-ISA code: ARCH_KERNEL_SRCS from arch.mk (C and assembly files).
+
+KERNEL_CFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Ikernel/port -Ikernel/arch/$(ARCH) -DARCH_$(ARCH)
+
+KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/port/%.o,$(KERNEL_PORT)) \
+               $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_KERNEL_SRCS))) \
+               $(BUILD)/progs.o
+
+$(BUILD)/kernel/%.o: kernel/%.c $(wildcard kernel/include/*.h kernel/port/*.h kernel/arch/$(ARCH)/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LDS)
+	$(CC) $(KERNEL_CFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
+	$(OBJDUMP) -d $@ > $(BUILD)/kernel.asm
+
+# ---------------------------------------------------------------- guests
+# The C library every guest program links with.
+GUEST_LIB  := printf string malloc stdlib bench test
+GUEST_BINS := sh getpid cswitch select bcopy echo cat
+GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc
+
+GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include
+
+GUEST_LIB_OBJS := $(patsubst %,$(BUILD)/guests/lib/%.o,$(GUEST_LIB)) \
+                  $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_GUEST_SRCS)))
+
+$(BUILD)/guests/%.o: guests/%.c $(wildcard guests/include/*.h kernel/include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/guests/lib/arch/$(ARCH)/%.o: guests/lib/arch/$(ARCH)/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/guests/libc.a: $(GUEST_LIB_OBJS)
+	rm -f $@ && $(CROSS)ar rcs $@ $^
+
+GUEST_ELFS := $(patsubst %,$(BUILD)/guests/bin/%,$(GUEST_BINS)) \
+              $(patsubst %,$(BUILD)/guests/tests/%,$(GUEST_TESTS))
+
+$(BUILD)/guests/%: $(BUILD)/guests/%.o $(BUILD)/guests/libc.a $(GUEST_LDS)
+	$(CC) $(GUEST_CFLAGS) -T $(GUEST_LDS) -o $@ $< $(BUILD)/guests/libc.a $(LIBGCC)
+
+# Until the file system exists the programs are linked into the kernel image:
+# progs.S holds each ELF file as bytes, and kernel/port/progs_table.c names them.
+$(BUILD)/progs.S: $(GUEST_ELFS) scripts/mkprogs.sh
+	scripts/mkprogs.sh $@ $(GUEST_ELFS)
+
+$(BUILD)/progs.o: $(BUILD)/progs.S
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+# ---------------------------------------------------------------- commands
+.PHONY: all deps run shell test unit-test clean
+all: $(BUILD)/kernel.elf
+
+deps:
+	@scripts/install-deps.sh
+
+run: deps
+	$(MAKE) all ARCH=$(ARCH)
+	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE)
+
+shell: deps
+	$(MAKE) all ARCH=$(ARCH)
+	$(PYTHON) -m harness shell --arch $(ARCH) --profile $(PROFILE)
+
+test: deps
+	$(MAKE) all ARCH=riscv
+	$(PYTHON) -m pytest -q tests
+
+clean:
+	rm -rf build results

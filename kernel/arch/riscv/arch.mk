@@ -1,0 +1,17 @@
+# RISC-V facts for the Makefile: 32-bit rv32ima on QEMU's `virt` board.
+CROSS       := riscv64-unknown-elf-
+ARCH_CFLAGS := -march=rv32ima_zicsr_zifencei -mabi=ilp32 -mcmodel=medany -mno-relax
+# libgcc for 64-bit division: the rv32im multilib has no compressed instructions.
+LIBGCC      := $(shell $(CROSS)gcc -march=rv32im -mabi=ilp32 -print-libgcc-file-name 2>/dev/null)
+
+KERNEL_LDS  := kernel/arch/riscv/kernel.ld
+ARCH_KERNEL_SRCS := boot/riscv/entry.S kernel/arch/riscv/start.c \
+                    kernel/arch/riscv/trapentry.S kernel/arch/riscv/trap.c \
+                    kernel/arch/riscv/swtch.S kernel/arch/riscv/mmu.c \
+                    kernel/arch/riscv/uart.c kernel/arch/riscv/plic.c \
+                    kernel/arch/riscv/timer.c kernel/arch/riscv/usercopy.S \
+                    kernel/arch/riscv/machine.c
+
+GUEST_LDS       := guests/lib/arch/riscv/user.ld
+ARCH_GUEST_SRCS := guests/lib/arch/riscv/crt0.S guests/lib/arch/riscv/syscall.S \
+                   guests/lib/arch/riscv/bench_arch.S

@@ -1,0 +1,50 @@
+/*
+ * The RISC-V "virt" machine as a whole: bring-up order, interrupts on/off,
+ * idling and power-off.  The ISA interface these implement is
+ * kernel/port/arch.h.
+ */
+#include "kernel.h"
+#include "riscv.h"
+
+extern char end[];                 /* first address after the kernel (kernel.ld) */
+void mmu_init(void);
+void uart_init(void);
+void plic_init(void);
+
+const char *arch_name(void) { return "riscv"; }
+
+void arch_init(void)
+{
+    mmu_init();                              /* paging on: devices at DEVBASE */
+    uart_init();
+    plic_init();
+    extern void trap_entry(void);
+    csr_write(stvec, (uint32)trap_entry);
+    csr_write(sscratch, 0);                  /* "we are in the kernel"       */
+    csr_write(scounteren, 0x7);              /* user may read cycle/time/instret */
+    arch_timer_stop();
+    csr_set(sie, SIE_SEIE | SIE_STIE);
+}
+
+void arch_mem_range(uintptr *start, uintptr *stop)
+{
+    *start = PGROUNDUP((uintptr)end);
+    *stop = PHYSTOP;
+}
+
+void arch_intr_on(void)  { csr_set(sstatus, SSTATUS_SIE); }
+void arch_intr_off(void) { csr_clear(sstatus, SSTATUS_SIE); }
+
+void arch_idle(void)
+{
+    csr_set(sstatus, SSTATUS_SIE);
+    asm volatile("wfi");
+    csr_clear(sstatus, SSTATUS_SIE);
+}
+
+void arch_halt(void)
+{
+    *(volatile uint32 *)DEV(TEST_PA) = 0x5555;   /* SiFive test: "pass", exit */
+    for (;;)
+        ;
+}

@@ -1,0 +1,59 @@
+/*
+ * RISC-V (rv32, Sv32) machine definitions used by the portable kernel
+ * through arch.h: page size, the saved-register layouts, and how kernel
+ * virtual addresses relate to physical ones.
+ *
+ * QEMU's `virt` board puts RAM at physical 0x80000000, which is also where
+ * our kernel half of every address space starts, so kernel virtual = physical
+ * for RAM.  The devices sit at low physical addresses that belong to user
+ * space, so the kernel maps them at DEVBASE + physical address.
+ */
+#ifndef MACHINE_H
+#define MACHINE_H
+
+#include "types.h"
+
+#define PGSIZE      4096
+#define PGSHIFT     12
+#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
+#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
+
+#define KERNBASE    0x80000000u              /* RAM, kernel VA == PA          */
+#define PHYSTOP     (KERNBASE + 128 * 1024 * 1024)   /* qemu -m 128M         */
+#define DEVBASE     0xC0000000u              /* devices: VA = DEVBASE + PA    */
+#define P2V(pa)     ((void *)(uintptr)(pa))
+#define V2P(va)     ((paddr)(uintptr)(va))
+#define DEV(pa)     (DEVBASE + (pa))
+
+/* Physical addresses of the virt board's devices (QEMU hw/riscv/virt.c). */
+#define UART0_PA    0x10000000u             /* 16550, interrupt 10            */
+#define UART0_IRQ   10
+#define PLIC_PA     0x0c000000u
+#define TEST_PA     0x00100000u             /* SiFive test device: power off  */
+
+/* What exec accepts: 32-bit little-endian RISC-V ELF files. */
+#define ELF_MACHINE 243              /* EM_RISCV */
+#define ELF_DATA    1                /* ELFDATA2LSB */
+
+typedef uint32 *pagetable_t;                /* Sv32 root: 1024 PTEs           */
+
+/* Saved user (or interrupted kernel) registers, built by trapentry.S on the
+ * kernel stack.  The offsets are used by the assembly: keep them in step. */
+struct trapframe {
+    uint32 ra, sp, gp, tp;                  /*   0 */
+    uint32 t0, t1, t2;                      /*  16 */
+    uint32 s0, s1;                          /*  28 */
+    uint32 a0, a1, a2, a3, a4, a5, a6, a7;  /*  36 */
+    uint32 s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;   /* 68 */
+    uint32 t3, t4, t5, t6;                  /* 108 */
+    uint32 sepc, sstatus, scause, stval;    /* 124 */
+};                                          /* 140 bytes */
+#define TF_SIZE 144                         /* rounded up to 16 for the ABI   */
+
+/* Registers a kernel thread keeps across swtch(): the callee-saved ones. */
+struct context {
+    uint32 ra, sp;
+    uint32 s[12];
+};
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * The C half of the RISC-V trap path (the assembly half is trapentry.S).
+ * trap() decides what kind of trap this was and hands it to the portable
+ * kernel: a system call to syscall(), a timer tick to clock_tick(), a device
+ * interrupt to its driver, a user fault to proc_fault() (which kills the
+ * process, not the kernel).
+ */
+#include "kernel.h"
+#include "proc.h"
+#include "riscv.h"
+
+extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
+void plic_intr(void);
+void timer_intr(void);
+
+static const char *fault_name(uint32 cause)
+{
+    switch (cause) {
+    case CAUSE_ILLEGAL:          return "illegal_instruction";
+    case CAUSE_BREAKPOINT:       return "breakpoint";
+    case CAUSE_MISALIGNED_FETCH: return "misaligned_fetch";
+    case CAUSE_MISALIGNED_LOAD:  return "misaligned_load";
+    case CAUSE_MISALIGNED_STORE: return "misaligned_store";
+    case CAUSE_FETCH_ACCESS:
+    case CAUSE_FETCH_PAGE:       return "fetch_fault";
+    case CAUSE_LOAD_ACCESS:
+    case CAUSE_LOAD_PAGE:        return "load_fault";
+    case CAUSE_STORE_ACCESS:
+    case CAUSE_STORE_PAGE:       return "store_fault";
+    default:                     return "unknown_trap";
+    }
+}
+
+static void interrupt(uint32 cause)
+{
+    kstats.interrupts++;
+    if (cause == CAUSE_S_TIMER)
+        timer_intr();
+    else if (cause == CAUSE_S_EXTERNAL)
+        plic_intr();
+    else
+        panic("unexpected interrupt %u", cause);
+}
+
+void trap(struct trapframe *tf)
+{
+    uint32 cause = tf->scause;
+
+    if (tf->sstatus & SSTATUS_SPP) {
+        /* From the kernel: only a fault inside a user copy, or an interrupt
+         * taken while idle, is expected.  Anything else is a kernel bug. */
+        if (cause & SCAUSE_INTR) {
+            interrupt(cause & ~SCAUSE_INTR);
+        } else if (tf->sepc >= (uint32)usercopy_begin && tf->sepc < (uint32)usercopy_end
+                   && tf->stval < USERTOP) {
+            tf->sepc = (uint32)usercopy_fault;
+        } else {
+            panic("kernel trap: %s scause=%u sepc=0x%x stval=0x%x",
+                  fault_name(cause), cause, tf->sepc, tf->stval);
+        }
+        return;
+    }
+
+    kstats.traps++;
+    if (cause == CAUSE_ECALL_U) {
+        tf->sepc += 4;                  /* return past the ecall */
+        syscall(tf);
+    } else if (cause & SCAUSE_INTR) {
+        interrupt(cause & ~SCAUSE_INTR);
+    } else {
+        proc_fault(fault_name(cause), tf->sepc, tf->stval);
+    }
+    trap_user_return();
+}
+
+/* ---- the system-call and process parts of the ISA interface ---------- */
+
+uint32 arch_syscall_num(struct trapframe *tf)          { return tf->a7; }
+void   arch_syscall_ret(struct trapframe *tf, int32 v) { tf->a0 = (uint32)v; }
+
+uint32 arch_syscall_arg(struct trapframe *tf, int n)
+{
+    switch (n) {
+    case 0: return tf->a0;
+    case 1: return tf->a1;
+    case 2: return tf->a2;
+    case 3: return tf->a3;
+    case 4: return tf->a4;
+    default: return tf->a5;
+    }
+}
+
+void arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp, uint32 arg0, uint32 arg1)
+{
+    memset(tf, 0, sizeof *tf);
+    tf->sepc = pc;
+    tf->sp = sp;
+    tf->a0 = arg0;
+    tf->a1 = arg1;
+    tf->sstatus = SSTATUS_SPIE;         /* user mode, interrupts on after sret */
+}
+
+void arch_fork_child(struct trapframe *child)
+{
+    child->a0 = 0;                      /* fork() returns 0 in the child */
+}
+
+void arch_context_init(struct context *c, uintptr kstack_top, void (*entry)(void))
+{
+    memset(c, 0, sizeof *c);
+    c->ra = (uint32)entry;
+    c->sp = kstack_top;
+}
+
+/* sscratch is reloaded on every return to user mode (trapentry.S). */
+void arch_set_kstack(uintptr kstack_top) { (void)kstack_top; }

@@ -1,0 +1,43 @@
+/*
+ * System call numbers: the contract between the kernel (kernel/port/syscall.c)
+ * and the C library of the guest programs (guests/lib).  The same numbers on
+ * every ISA; only how a number and its arguments travel differs (see
+ * guests/lib/arch/<isa>/syscall.S and kernel/arch/<isa>/trap*.S).
+ *
+ * A system call returns a value >= 0 on success and -errno on failure
+ * (errno values in errno.h); the C library turns the latter into -1 + errno.
+ */
+#ifndef SYSCALL_H
+#define SYSCALL_H
+
+#define SYS_exit      1   /* exit(status)                                   */
+#define SYS_fork      2   /* fork() -> child pid / 0                        */
+#define SYS_wait      3   /* wait(int *status) -> pid                       */
+#define SYS_pipe      4   /* pipe(int fd[2])                                */
+#define SYS_read      5   /* read(fd, buf, n)                               */
+#define SYS_write     6   /* write(fd, buf, n)                              */
+#define SYS_close     7   /* close(fd)                                      */
+#define SYS_kill      8   /* kill(pid)                                      */
+#define SYS_exec      9   /* exec(path, argv)                               */
+#define SYS_getpid   10   /* getpid()                                       */
+#define SYS_sbrk     11   /* sbrk(increment) -> old break                   */
+#define SYS_sleep    12   /* sleep(microseconds)                            */
+#define SYS_dup      13   /* dup(fd)                                        */
+#define SYS_select   14   /* select(nfds, rd, wr, ex, struct timeval *)     */
+#define SYS_uptime   15   /* uptime(uint64_t *ns): time since boot          */
+#define SYS_open     16   /* open(path, flags)           (file system)      */
+#define SYS_fstat    17   /* fstat(fd, struct stat *)    (file system)      */
+#define SYS_mkdir    18   /* mkdir(path)                 (file system)      */
+#define SYS_unlink   19   /* unlink(path)                (file system)      */
+#define SYS_chdir    20   /* chdir(path)                 (file system)      */
+#define SYS_lseek    21   /* lseek(fd, off, whence)      (file system)      */
+#define SYS_sync     22   /* sync()                      (file system)      */
+#define SYS_fsync    23   /* fsync(fd)                   (file system)      */
+#define SYS_rmdir    24   /* rmdir(path)                 (file system)      */
+#define SYS_stat     25   /* stat(path, struct stat *)   (file system)      */
+#define SYS_readdir  26   /* readdir(fd, struct dirent *)(file system)      */
+#define SYS_halt     27   /* halt(): flush and power the machine off        */
+#define SYS_kstat    28   /* kstat(struct kstat *): kernel event counters   */
+#define NSYSCALL     29
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * The ISA interface: everything the portable kernel needs from the machine
+ * underneath.  Each kernel/arch/<isa>/ implements exactly these functions,
+ * plus the types and constants in its own machine.h (struct trapframe,
+ * struct context, PGSIZE, P2V/V2P).  If portable code ever needs something
+ * ISA-specific, it goes here as a function, not as an #ifdef.
+ */
+#ifndef ARCH_H
+#define ARCH_H
+
+#include "types.h"
+#include "machine.h"
+
+struct proc;
+
+/* Boot: bring up the MMU, console, interrupt controller and timer. */
+void   arch_init(void);
+void   arch_mem_range(uintptr *start, uintptr *end);   /* free RAM, kernel VAs */
+const char *arch_name(void);
+void   arch_halt(void) __attribute__((noreturn));     /* power off          */
+
+/* Console: polled output, input arrives by interrupt -> console_intr(). */
+void   arch_console_putc(int c);
+
+/* Interrupts on/off for the current CPU (the kernel runs with them off). */
+void   arch_intr_on(void);
+void   arch_intr_off(void);
+void   arch_idle(void);          /* wait for an interrupt (interrupts on)   */
+
+/* Time.  arch_time_ns() is the guest clock (under -icount: exact).  The timer
+ * fires once at the deadline given; arch_timer_stop() disarms it. */
+uint64 arch_time_ns(void);
+void   arch_timer_set(uint64 deadline_ns);
+void   arch_timer_stop(void);
+
+/* MMU.  A pagetable_t is one address space: the kernel mapping shared by all,
+ * plus user pages at addresses below USERTOP.  perm is a mix of PERM_*. */
+#define PERM_R  1
+#define PERM_W  2
+#define PERM_X  4
+pagetable_t arch_pt_create(void);                 /* 0 if out of memory     */
+int    arch_pt_map(pagetable_t pt, uaddr va, paddr pa, int perm); /* 0/-ENOMEM */
+paddr  arch_pt_lookup(pagetable_t pt, uaddr va, int *perm); /* 0 if unmapped */
+paddr  arch_pt_unmap(pagetable_t pt, uaddr va);   /* returns the page freed */
+void   arch_pt_destroy(pagetable_t pt);           /* page-table pages only  */
+void   arch_pt_activate(pagetable_t pt);
+
+/* Copy between kernel and the CURRENT address space's user part.  The
+ * caller has checked the range lies below USERTOP; a fault on the way
+ * returns -EFAULT instead of crashing the kernel. */
+int    arch_copy_user(void *dst, const void *src, uint32 n);
+int    arch_copy_user_str(char *dst, const char *usrc, uint32 max); /* len */
+
+/* Processes. */
+void   arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp,
+                       uint32 arg0, uint32 arg1);  /* set tf for exec       */
+void   arch_fork_child(struct trapframe *child);   /* fork returns 0 there  */
+void   arch_context_init(struct context *c, uintptr kstack_top,
+                         void (*entry)(void));
+void   swtch(struct context *from, struct context *to);
+void   arch_return_to_user(struct trapframe *tf) __attribute__((noreturn));
+void   arch_set_kstack(uintptr kstack_top);        /* where traps land      */
+
+/* System calls: where the number, arguments and result live. */
+uint32 arch_syscall_num(struct trapframe *tf);
+uint32 arch_syscall_arg(struct trapframe *tf, int n);
+void   arch_syscall_ret(struct trapframe *tf, int32 value);
+
+#endif

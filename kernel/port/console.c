@@ -1,0 +1,118 @@
+/*
+ * The console as a file (descriptors 0, 1 and 2 of every process).
+ *
+ * Output goes character by character to the ISA's console device.  Input
+ * arrives one character per call to console_intr() from the device's
+ * interrupt handler, and is edited a line at a time the way a UNIX terminal
+ * in "cooked" mode does: echo, backspace, ^U to erase the line, ^D for end
+ * of file.  read() returns once a whole line (or ^D) is there.
+ */
+#include "kernel.h"
+#include "proc.h"
+#include "file.h"
+
+#define CTRL(c) ((c) - '@')
+
+static struct {
+    char buf[CONSBUF];
+    uint32 r;        /* next character read() returns        */
+    uint32 w;        /* end of the completed lines           */
+    uint32 e;        /* end of the line being edited         */
+} cons;
+
+void console_putc(int c)
+{
+    if (c == '\n')
+        arch_console_putc('\r');      /* terminals want CR LF */
+    arch_console_putc(c);
+}
+
+static void echo_erase(void)
+{
+    console_putc('\b');
+    console_putc(' ');
+    console_putc('\b');
+}
+
+void console_intr(int c)
+{
+    switch (c) {
+    case CTRL('U'):
+        while (cons.e != cons.w && cons.buf[(cons.e - 1) % CONSBUF] != '\n') {
+            cons.e--;
+            echo_erase();
+        }
+        break;
+    case '\b':
+    case 0x7f:
+        if (cons.e != cons.w) {
+            cons.e--;
+            echo_erase();
+        }
+        break;
+    default:
+        if (c == 0 || cons.e - cons.r >= CONSBUF)
+            break;                        /* buffer full: drop it */
+        if (c == '\r')
+            c = '\n';
+        if (c != CTRL('D'))
+            console_putc(c);
+        cons.buf[cons.e++ % CONSBUF] = (char)c;
+        if (c == '\n' || c == CTRL('D') || cons.e - cons.r == CONSBUF) {
+            cons.w = cons.e;              /* a line is complete */
+            wakeup(&cons.r);
+            select_wakeup();
+        }
+    }
+}
+
+static int console_read(struct file *f, uaddr ubuf, uint32 n)
+{
+    uint32 done = 0;
+    while (cons.r == cons.w) {
+        if (curproc->killed)
+            return -EINTR;
+        sleep(&cons.r);
+    }
+    while (done < n && cons.r != cons.w) {
+        char c = cons.buf[cons.r % CONSBUF];
+        if (c == CTRL('D')) {
+            if (done == 0)
+                cons.r++;                 /* ^D alone: end of file, read 0 */
+            break;
+        }
+        cons.r++;
+        if (copyout(ubuf + done, &c, 1) < 0)
+            return done ? (int)done : -EFAULT;
+        done++;
+        if (c == '\n')
+            break;
+    }
+    return done;
+}
+
+static int console_write(struct file *f, uaddr ubuf, uint32 n)
+{
+    char chunk[128];
+    for (uint32 done = 0; done < n;) {
+        uint32 len = n - done < sizeof chunk ? n - done : sizeof chunk;
+        if (copyin(chunk, ubuf + done, len) < 0)
+            return done ? (int)done : -EFAULT;
+        for (uint32 i = 0; i < len; i++)
+            console_putc(chunk[i]);
+        done += len;
+    }
+    return n;
+}
+
+static int console_readable(struct file *f) { return cons.r != cons.w; }
+static int console_writable(struct file *f) { return 1; }
+
+static const struct fileops console_ops = {
+    .read = console_read, .write = console_write,
+    .readable = console_readable, .writable = console_writable,
+    .close = 0,                           /* the console never goes away */
+};
+
+struct file console_file = { .ops = &console_ops, .ref = 1, .readable = 1, .writable = 1 };
+

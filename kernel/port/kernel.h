@@ -1,0 +1,86 @@
+/*
+ * Declarations shared by the portable kernel (kernel/port).  One header so a
+ * reader finds every portable function in one place; each group names the
+ * file that implements it.
+ */
+#ifndef KERNEL_H
+#define KERNEL_H
+
+#include "types.h"
+#include "param.h"
+#include "arch.h"
+#include "errno.h"
+#include "abi.h"
+
+struct proc;
+struct file;
+struct trapframe;
+
+/* printf.c */
+void  printf(const char *fmt, ...);
+int   snprintf(char *buf, int size, const char *fmt, ...);
+void  panic(const char *fmt, ...) __attribute__((noreturn));
+#define assert(x) do { if (!(x)) panic("assert %s at %s:%d", #x, __FILE__, __LINE__); } while (0)
+
+/* string.c */
+void *memset(void *dst, int c, uint32 n);
+void *memcpy(void *dst, const void *src, uint32 n);
+void *memmove(void *dst, const void *src, uint32 n);
+int   memcmp(const void *a, const void *b, uint32 n);
+int   strcmp(const char *a, const char *b);
+int   strncmp(const char *a, const char *b, uint32 n);
+uint32 strlen(const char *s);
+char *strncpy_safe(char *dst, const char *src, uint32 size);  /* always NUL-ends */
+
+/* console.c */
+void  console_putc(int c);
+void  console_intr(int c);            /* a character arrived from the device */
+extern struct file console_file;
+
+/* kalloc.c: physical pages, handed out as kernel virtual addresses. */
+void  kalloc_init(uintptr start, uintptr end);
+void *kalloc(void);                   /* one zeroed page, or 0 */
+void  kfree(void *page);
+uint32 kalloc_free_pages(void);
+uint32 kalloc_total_pages(void);
+
+/* vm.c: user address spaces on top of the arch_pt_* functions. */
+int   uvm_grow(pagetable_t pt, uaddr from, uaddr to, int perm); /* 0/-ENOMEM */
+void  uvm_shrink(pagetable_t pt, uaddr from, uaddr to);
+int   uvm_copy(pagetable_t from, pagetable_t to, uaddr start, uaddr end);
+void  uvm_destroy(pagetable_t pt, uaddr brk);
+int   uvm_write(pagetable_t pt, uaddr va, const void *src, uint32 n); /* not current */
+int   copyin(void *dst, uaddr usrc, uint32 n);      /* 0 or -EFAULT */
+int   copyout(uaddr udst, const void *src, uint32 n);
+int   copyinstr(char *dst, uaddr usrc, uint32 max); /* length, -EFAULT, -ENAMETOOLONG */
+
+/* proc.c and sched.c */
+extern struct proc *curproc;
+void  proc_init(void);
+void  user_init(void);
+int   proc_fork(void);
+void  proc_exit(int status) __attribute__((noreturn));
+int   proc_wait(uaddr ustatus);
+int   proc_kill(int pid);
+void  proc_fault(const char *why, uint32 pc, uint32 addr);
+void  scheduler(void) __attribute__((noreturn));
+void  yield(void);
+void  sleep(void *chan);
+int   sleep_until(void *chan, uint64 deadline_ns);   /* 1 if the deadline passed */
+void  wakeup(void *chan);
+void  clock_tick(void);               /* timer interrupt */
+void  trap_user_return(void);         /* last step before returning to user */
+void  sched_timer_reset(void);
+
+/* syscall.c */
+void  syscall(struct trapframe *tf);
+extern struct kstat kstats;
+
+/* exec.c */
+int   exec(const char *path, char **argv);
+
+/* progs_table.c: programs linked into the kernel image */
+struct exec_source;
+int   progs_open(const char *path, struct exec_source *src);
+
+#endif

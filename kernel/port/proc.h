@@ -1,0 +1,35 @@
+/*
+ * A process: its address space, kernel stack, saved registers, open files
+ * and where it is in its life (state).  One table of NPROC of them.
+ */
+#ifndef PROC_H
+#define PROC_H
+
+#include "kernel.h"
+
+enum procstate { UNUSED, EMBRYO, SLEEPING, RUNNABLE, RUNNING, ZOMBIE };
+
+struct proc {
+    enum procstate state;
+    int pid;
+    struct proc *parent;
+    char name[16];
+
+    pagetable_t pagetable;         /* user address space                      */
+    uaddr brk;                     /* end of program + heap (sbrk moves it)   */
+    uintptr kstack;                /* bottom of the kernel stack              */
+    struct trapframe *tf;          /* user registers, at the top of kstack    */
+    struct context context;        /* kernel registers while switched out     */
+
+    void *chan;                    /* sleeping on this, if SLEEPING           */
+    uint64 deadline;               /* ... or until this time (0: none)        */
+    int timed_out;                 /* the deadline woke it                    */
+    int killed;                    /* exit at the next return to user mode    */
+    int xstatus;                   /* exit status, for wait()                 */
+
+    struct file *ofile[NOFILE];    /* open files                              */
+};
+
+extern struct proc proc[NPROC];
+
+#endif

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Install what the project needs on a fresh Debian 12 machine, and nothing
+# when it is already there.  Called by `make deps` (and so by `make run` and
+# `make test`).  Uses sudo only when not root.
+#
+#   QEMU 10.0 (from bookworm-backports: Debian 12's own 7.2 is too old),
+#   the RISC-V cross compiler, and the harness's Python packages.
+set -euo pipefail
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+need_apt=()
+have() { command -v "$1" >/dev/null 2>&1; }
+
+qemu_ok() {
+    have qemu-system-riscv32 || return 1
+    # QEMU 10 or newer: markers and icount behaviour were checked on 10.0.
+    local v
+    v=$(qemu-system-riscv32 --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)
+    [ -n "$v" ] && [ "$v" -ge 10 ]
+}
+
+backports_source=/etc/apt/sources.list.d/bookworm-backports.sources
+add_backports() {
+    [ -f "$backports_source" ] && return 0
+    echo "deps: adding the bookworm-backports apt source for QEMU 10"
+    $SUDO tee "$backports_source" >/dev/null <<'SRC'
+Types: deb deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+}
+
+apt_updated=0
+apt_update() {
+    [ "$apt_updated" -eq 1 ] && return 0
+    $SUDO apt-get update -qq
+    apt_updated=1
+}
+
+if ! qemu_ok; then
+    add_backports
+    apt_update
+    echo "deps: installing QEMU 10 from bookworm-backports"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        -t bookworm-backports qemu-system-misc qemu-system-x86 >/dev/null
+fi
+
+have riscv64-unknown-elf-gcc || need_apt+=(gcc-riscv64-unknown-elf)
+have pkg-config || need_apt+=(pkg-config)
+dpkg -s libglib2.0-dev >/dev/null 2>&1 || need_apt+=(libglib2.0-dev)
+python3 -c 'import pexpect' 2>/dev/null || need_apt+=(python3-pexpect)
+python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
+python3 -c 'import matplotlib' 2>/dev/null || need_apt+=(python3-matplotlib)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+    apt_update
+    echo "deps: installing ${need_apt[*]}"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# Debian's python3-* packages land in /usr/lib/python3; a pyenv or venv python
+# does not see them.  Fall back to pip for the interpreter `python3` names.
+for mod in pexpect pytest matplotlib; do
+    if ! python3 -c "import $mod" 2>/dev/null; then
+        echo "deps: pip-installing $mod for $(command -v python3)"
+        python3 -m pip install -q "$mod"
+    fi
+done
+
+qemu_ok || { echo "deps: QEMU 10 is still missing after install" >&2; exit 1; }
