@@ -61,9 +61,11 @@ void   swtch(struct context *from, struct context *to);
 void   arch_return_to_user(struct trapframe *tf) __attribute__((noreturn));
 void   arch_set_kstack(uintptr kstack_top);        /* where traps land      */
 
-/* System calls: where the number, arguments and result live. */
-uint32 arch_syscall_num(struct trapframe *tf);
-uint32 arch_syscall_arg(struct trapframe *tf, int n);
-void   arch_syscall_ret(struct trapframe *tf, int32 value);
+/* System calls: where the number, arguments and result live.  These three
+ * are on every system call's path, so machine.h defines them inline:
+ *   uint32 arch_syscall_num(struct trapframe *tf);
+ *   void   arch_syscall_args(struct trapframe *tf, uint32 arg[5]);
+ *   void   arch_syscall_ret(struct trapframe *tf, int32 value);
+ */
 
 #endif

@@ -29,7 +29,6 @@ void syscall(struct trapframe *tf)
         arch_syscall_ret(tf, -ENOSYS);
         return;
     }
-    for (int i = 0; i < 5; i++)
-        arg[i] = arch_syscall_arg(tf, i);
+    arch_syscall_args(tf, arg);
     arch_syscall_ret(tf, handlers[num](arg));
 }

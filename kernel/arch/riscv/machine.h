@@ -56,4 +56,13 @@ struct context {
     uint32 s[12];
 };
 
+/* Where a system call's number, arguments and result travel (the ISA
+ * interface in arch.h).  Inline: they are on the path of every system call. */
+static inline uint32 arch_syscall_num(struct trapframe *tf)          { return tf->a7; }
+static inline void   arch_syscall_ret(struct trapframe *tf, int32 v) { tf->a0 = (uint32)v; }
+static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
+{
+    arg[0] = tf->a0; arg[1] = tf->a1; arg[2] = tf->a2; arg[3] = tf->a3; arg[4] = tf->a4;
+}
+
 #endif

@@ -75,21 +75,6 @@ void trap(struct trapframe *tf)
 
 /* ---- the system-call and process parts of the ISA interface ---------- */
 
-uint32 arch_syscall_num(struct trapframe *tf)          { return tf->a7; }
-void   arch_syscall_ret(struct trapframe *tf, int32 v) { tf->a0 = (uint32)v; }
-
-uint32 arch_syscall_arg(struct trapframe *tf, int n)
-{
-    switch (n) {
-    case 0: return tf->a0;
-    case 1: return tf->a1;
-    case 2: return tf->a2;
-    case 3: return tf->a3;
-    case 4: return tf->a4;
-    default: return tf->a5;
-    }
-}
-
 void arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp, uint32 arg0, uint32 arg1)
 {
     memset(tf, 0, sizeof *tf);
