@@ -8,7 +8,8 @@ KERNEL_LDS  := kernel/arch/riscv/kernel.ld
 ARCH_KERNEL_SRCS := boot/riscv/entry.S kernel/arch/riscv/start.c \
                     kernel/arch/riscv/trapentry.S kernel/arch/riscv/trap.c \
                     kernel/arch/riscv/swtch.S kernel/arch/riscv/mmu.c \
-                    kernel/arch/riscv/uart.c kernel/arch/riscv/plic.c \
+                    kernel/arch/riscv/uart.c kernel/dev/ns16550.c \
+                    kernel/arch/riscv/plic.c \
                     kernel/arch/riscv/timer.c kernel/arch/riscv/usercopy.S \
                     kernel/arch/riscv/machine.c
 

@@ -5,10 +5,10 @@
  */
 #include "kernel.h"
 #include "riscv.h"
+#include "ns16550.h"
 
 extern char end[];                 /* first address after the kernel (kernel.ld) */
 void mmu_init(void);
-void uart_init(void);
 void plic_init(void);
 
 const char *arch_name(void) { return "riscv"; }

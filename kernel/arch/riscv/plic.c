@@ -5,14 +5,13 @@
  * lets the driver run, and tells the PLIC it is done.
  */
 #include "kernel.h"
+#include "ns16550.h"
 
 #define PLIC             ((volatile uint32 *)DEV(PLIC_PA))
 #define PLIC_PRIORITY(i) (PLIC[(i)])
 #define PLIC_SENABLE     (PLIC[(0x2080) / 4])            /* context 1 */
 #define PLIC_STHRESHOLD  (PLIC[(0x201000) / 4])
 #define PLIC_SCLAIM      (PLIC[(0x201004) / 4])
-
-void uart_intr(void);
 
 void plic_init(void)
 {
