@@ -31,13 +31,13 @@ KERNEL_PORT := main console printf string kalloc vm proc sched syscall \
                sysproc file pipe select exec progs_table
 # Per-ISA code: ARCH_KERNEL_SRCS from arch.mk (C and assembly files).
 
-KERNEL_CFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Ikernel/port -Ikernel/arch/$(ARCH) -DARCH_$(ARCH)
+KERNEL_CFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Ikernel/port -Ikernel/dev -Ikernel/arch/$(ARCH)
 
 KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/port/%.o,$(KERNEL_PORT)) \
                $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_KERNEL_SRCS))) \
                $(BUILD)/progs.o
 
-$(BUILD)/kernel/%.o: kernel/%.c $(wildcard kernel/include/*.h kernel/port/*.h kernel/arch/$(ARCH)/*.h)
+$(BUILD)/kernel/%.o: kernel/%.c $(wildcard kernel/include/*.h kernel/port/*.h kernel/dev/*.h kernel/arch/$(ARCH)/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
@@ -45,8 +45,12 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
+$(BUILD)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	nasm -f elf32 -o $@ $<
+
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LDS)
-	$(CC) $(KERNEL_CFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
+	$(CC) $(KERNEL_CFLAGS) $(ARCH_LDFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
 	$(OBJDUMP) -d $@ > $(BUILD)/kernel.asm
 
 # ---------------------------------------------------------------- guests
@@ -75,7 +79,7 @@ GUEST_ELFS := $(patsubst %,$(BUILD)/guests/bin/%,$(GUEST_BINS)) \
               $(patsubst %,$(BUILD)/guests/tests/%,$(GUEST_TESTS))
 
 $(BUILD)/guests/%: $(BUILD)/guests/%.o $(BUILD)/guests/libc.a $(GUEST_LDS)
-	$(CC) $(GUEST_CFLAGS) -T $(GUEST_LDS) -o $@ $< $(BUILD)/guests/libc.a $(LIBGCC)
+	$(CC) $(GUEST_CFLAGS) $(ARCH_LDFLAGS) -T $(GUEST_LDS) -o $@ $< $(BUILD)/guests/libc.a $(LIBGCC)
 
 # Until the file system exists the programs are linked into the kernel image:
 # progs.S holds each ELF file as bytes, and kernel/port/progs_table.c names them.

@@ -20,8 +20,8 @@ out=$1; shift
     echo "progs:"
     i=0
     for f in "$@"; do
-        echo "    .word prog_name_$i, prog_data_$i, prog_end_$i - prog_data_$i"
+        echo "    .long prog_name_$i, prog_data_$i, prog_end_$i - prog_data_$i"
         i=$((i + 1))
     done
-    echo "    .word 0, 0, 0"
+    echo "    .long 0, 0, 0"
 } > "$out"

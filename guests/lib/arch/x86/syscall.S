@@ -1,0 +1,72 @@
+/*
+ * syscall.S: the system call stubs for x86, one per call.
+ *
+ * x86 ABI of our kernel: `int $0x80` with the call number in eax and the
+ * arguments in ebx, ecx, edx, esi, edi; the result comes back in eax.  The
+ * C convention passes arguments on the stack, so each stub loads up to
+ * five of them into registers (ebx, esi and edi are callee-saved: the stub
+ * saves and restores them).
+ *
+ * A negative result is -errno: store errno, return -1.
+ */
+#include "syscall.h"
+
+    .text
+
+#define SYSCALL(name, number)   \
+    .globl name;                \
+    .type name, @function;      \
+name:                           \
+    movl  $number, %eax;        \
+    jmp   do_syscall
+
+SYSCALL(exit,    SYS_exit)
+SYSCALL(fork,    SYS_fork)
+SYSCALL(wait,    SYS_wait)
+SYSCALL(pipe,    SYS_pipe)
+SYSCALL(read,    SYS_read)
+SYSCALL(write,   SYS_write)
+SYSCALL(close,   SYS_close)
+SYSCALL(kill,    SYS_kill)
+SYSCALL(exec,    SYS_exec)
+SYSCALL(getpid,  SYS_getpid)
+SYSCALL(sbrk,    SYS_sbrk)
+SYSCALL(sleep,   SYS_sleep)
+SYSCALL(dup,     SYS_dup)
+SYSCALL(select,  SYS_select)
+SYSCALL(uptime,  SYS_uptime)
+SYSCALL(open,    SYS_open)
+SYSCALL(fstat,   SYS_fstat)
+SYSCALL(mkdir,   SYS_mkdir)
+SYSCALL(unlink,  SYS_unlink)
+SYSCALL(chdir,   SYS_chdir)
+SYSCALL(lseek,   SYS_lseek)
+SYSCALL(sync,    SYS_sync)
+SYSCALL(fsync,   SYS_fsync)
+SYSCALL(rmdir,   SYS_rmdir)
+SYSCALL(stat,    SYS_stat)
+SYSCALL(readdir, SYS_readdir)
+SYSCALL(halt,    SYS_halt)
+SYSCALL(kstat,   SYS_kstat)
+
+/* eax = the call number; the caller's arguments are at 4(%esp)...  */
+do_syscall:
+    pushl %ebx
+    pushl %esi
+    pushl %edi
+    movl  16(%esp), %ebx
+    movl  20(%esp), %ecx
+    movl  24(%esp), %edx
+    movl  28(%esp), %esi
+    movl  32(%esp), %edi
+    int   $0x80
+    popl  %edi
+    popl  %esi
+    popl  %ebx
+    testl %eax, %eax
+    js    1f
+    ret
+1:  negl  %eax
+    movl  %eax, errno
+    movl  $-1, %eax
+    ret

@@ -1,0 +1,21 @@
+# x86 facts for the Makefile: 32-bit i386 protected mode with paging, booted
+# by multiboot v1 (QEMU -kernel, or GRUB from the ISO).  Debian's i686 cross
+# compiler gives us a 32-bit libgcc without gcc-multilib (which conflicts
+# with the m68k cross compiler).
+CROSS       := i686-linux-gnu-
+ARCH_CFLAGS := -m32 -march=i686 -mno-sse -mno-mmx -mno-80387 -mpreferred-stack-boundary=2 \
+               -fno-omit-frame-pointer -fno-asynchronous-unwind-tables -fcf-protection=none
+ARCH_LDFLAGS := -Wl,-m,elf_i386 -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack
+LIBGCC      := $(shell $(CROSS)gcc -print-libgcc-file-name 2>/dev/null)
+
+KERNEL_LDS  := kernel/arch/x86/kernel.ld
+ARCH_KERNEL_SRCS := boot/x86/entry.asm kernel/arch/x86/seg.c \
+                    kernel/arch/x86/trapentry.S kernel/arch/x86/trap.c \
+                    kernel/arch/x86/swtch.S kernel/arch/x86/mmu.c \
+                    kernel/arch/x86/uart.c kernel/dev/ns16550.c \
+                    kernel/arch/x86/pic.c kernel/arch/x86/timer.c \
+                    kernel/arch/x86/usercopy.S kernel/arch/x86/machine.c
+
+GUEST_LDS       := guests/lib/user.ld
+ARCH_GUEST_SRCS := guests/lib/arch/x86/crt0.S guests/lib/arch/x86/syscall.S \
+                   guests/lib/arch/x86/bench_arch.S
