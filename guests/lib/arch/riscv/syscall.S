@@ -1,0 +1,62 @@
+/*
+ * syscall.S: the system call stubs for RISC-V, one per call.
+ *
+ * RISC-V ABI of our kernel: the call number in a7, arguments in a0..a5,
+ * `ecall`, result in a0.  The C calling convention already put the
+ * arguments in a0..a5, so a stub only loads a7 and traps.
+ *
+ * A negative result is -errno: the stub stores errno and returns -1, which
+ * is what C callers expect (sbrk's (void *)-1 is the same bit pattern).
+ * Every value a successful call returns (pids, fds, counts, user addresses
+ * below 0x80000000) is non-negative, so the sign bit is unambiguous.
+ */
+#include "syscall.h"
+
+    .text
+
+#define SYSCALL(name, number)   \
+    .globl name;                \
+    .type name, @function;      \
+name:                           \
+    li a7, number;              \
+    ecall;                      \
+    bltz a0, syscall_error;     \
+    ret
+
+SYSCALL(exit,    SYS_exit)
+SYSCALL(fork,    SYS_fork)
+SYSCALL(wait,    SYS_wait)
+SYSCALL(pipe,    SYS_pipe)
+SYSCALL(read,    SYS_read)
+SYSCALL(write,   SYS_write)
+SYSCALL(close,   SYS_close)
+SYSCALL(kill,    SYS_kill)
+SYSCALL(exec,    SYS_exec)
+SYSCALL(getpid,  SYS_getpid)
+SYSCALL(sbrk,    SYS_sbrk)
+SYSCALL(sleep,   SYS_sleep)
+SYSCALL(dup,     SYS_dup)
+SYSCALL(select,  SYS_select)
+SYSCALL(uptime,  SYS_uptime)
+SYSCALL(open,    SYS_open)
+SYSCALL(fstat,   SYS_fstat)
+SYSCALL(mkdir,   SYS_mkdir)
+SYSCALL(unlink,  SYS_unlink)
+SYSCALL(chdir,   SYS_chdir)
+SYSCALL(lseek,   SYS_lseek)
+SYSCALL(sync,    SYS_sync)
+SYSCALL(fsync,   SYS_fsync)
+SYSCALL(rmdir,   SYS_rmdir)
+SYSCALL(stat,    SYS_stat)
+SYSCALL(readdir, SYS_readdir)
+SYSCALL(halt,    SYS_halt)
+SYSCALL(kstat,   SYS_kstat)
+
+/* a0 = -errno: errno = -a0; return -1.  The stubs branch here rather than
+ * call, so `ret` goes straight back to the stub's caller. */
+syscall_error:
+    neg t0, a0
+    la t1, errno
+    sw t0, 0(t1)
+    li a0, -1
+    ret
