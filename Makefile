@@ -9,6 +9,9 @@
 # The per-ISA facts (cross compiler, flags, which files) are in
 # kernel/arch/$(ARCH)/arch.mk; everything else is listed here.
 
+# A failed recipe must not leave a half-written target behind.
+.DELETE_ON_ERROR:
+
 ARCH    ?= riscv
 PROFILE ?= none
 BUILD   := build/$(ARCH)

@@ -47,9 +47,11 @@ void   arch_pt_activate(pagetable_t pt);
 
 /* Copy between kernel and the CURRENT address space's user part.  The
  * caller has checked the range lies below USERTOP; a fault on the way
- * returns -EFAULT instead of crashing the kernel. */
-int    arch_copy_user(void *dst, const void *src, uint32 n);
-int    arch_copy_user_str(char *dst, const char *usrc, uint32 max); /* len */
+ * returns -EFAULT instead of crashing the kernel.  (Two names because on
+ * some machines, the 68040, user and kernel are different address spaces.) */
+int    arch_copyin(void *dst, uaddr usrc, uint32 n);
+int    arch_copyout(uaddr udst, const void *src, uint32 n);
+int    arch_copy_user_str(char *dst, uaddr usrc, uint32 max);   /* length */
 
 /* Processes. */
 void   arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp,

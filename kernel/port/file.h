@@ -36,8 +36,14 @@ struct file *fd_get(int fd);           /* 0 if fd is not open */
 /* pipe.c */
 int   pipe_create(struct file **rd, struct file **wr);
 
-/* select.c: who to wake when some file might have become ready */
-extern int select_chan;
-static inline void select_wakeup(void) { wakeup(&select_chan); }
+/* select.c: wake processes sleeping in select() when some file might have
+ * become ready.  Every pipe operation calls this, so it costs nothing
+ * unless someone is actually waiting in select. */
+extern int select_chan, select_sleepers;
+static inline void select_wakeup(void)
+{
+    if (select_sleepers)
+        wakeup(&select_chan);
+}
 
 #endif

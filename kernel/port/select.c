@@ -10,7 +10,8 @@
 #include "proc.h"
 #include "file.h"
 
-int select_chan;
+int select_chan;          /* what select() sleeps on         */
+int select_sleepers;      /* how many processes sleep on it  */
 
 int32 sys_select(const uint32 *arg)
 {
@@ -66,7 +67,9 @@ int32 sys_select(const uint32 *arg)
             break;
         if (curproc->killed)
             return -EINTR;
+        select_sleepers++;
         sleep_until(&select_chan, deadline);
+        select_sleepers--;
     }
 
     FD_ZERO(&ex);

@@ -92,14 +92,14 @@ int copyin(void *dst, uaddr usrc, uint32 n)
 {
     if (!user_range_ok(usrc, n))
         return -EFAULT;
-    return arch_copy_user(dst, (const void *)usrc, n);
+    return arch_copyin(dst, usrc, n);
 }
 
 int copyout(uaddr udst, const void *src, uint32 n)
 {
     if (!user_range_ok(udst, n))
         return -EFAULT;
-    return arch_copy_user((void *)udst, src, n);
+    return arch_copyout(udst, src, n);
 }
 
 int copyinstr(char *dst, uaddr usrc, uint32 max)
@@ -108,5 +108,5 @@ int copyinstr(char *dst, uaddr usrc, uint32 max)
         return -EFAULT;
     if (max > USERTOP - usrc)
         max = USERTOP - usrc;
-    return arch_copy_user_str(dst, (const char *)usrc, max);
+    return arch_copy_user_str(dst, usrc, max);
 }

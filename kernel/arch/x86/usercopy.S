@@ -1,5 +1,5 @@
 /*
- * Copies that touch user memory: arch_copy_user(dst, src, n) and
+ * Copies that touch user memory: arch_copyin/arch_copyout(dst, src, n) and
  * arch_copy_user_str(dst, usrc, max).
  *
  * The caller has checked that the user range lies below USERTOP, but a page
@@ -14,12 +14,15 @@
 
     .text
     .globl usercopy_begin, usercopy_end, usercopy_fault
-    .globl arch_copy_user, arch_copy_user_str
+    .globl arch_copyin, arch_copyout, arch_copy_user_str
 
 usercopy_begin:
 
-/* int arch_copy_user(void *dst, const void *src, uint32 n) */
-arch_copy_user:
+/* int arch_copyin(void *dst, uaddr usrc, uint32 n)
+ * int arch_copyout(uaddr udst, const void *src, uint32 n)
+ * One address space, so one copy does both directions. */
+arch_copyin:
+arch_copyout:
     pushl %edi
     pushl %esi
     movl  12(%esp), %edi

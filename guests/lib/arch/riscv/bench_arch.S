@@ -10,24 +10,21 @@
 /*
  * uint64_t bench_now_ns(void)
  *
- * `time` counts at the board's timebase, 10 MHz on QEMU's virt machine, so
- * one tick is 100 ns.  On rv32 the 64-bit counter is two CSRs; read high,
- * low, high again and retry if the high half moved (the low half wrapped
- * between the reads), so the two halves belong together.
+ * The `cycle` counter.  Under QEMU's -icount, QEMU derives it from the
+ * virtual clock, so it counts guest nanoseconds exactly (one per
+ * instruction with shift=0).  The `time` CSR would do too, but it ticks
+ * at the board's 10 MHz, and its 100 ns steps make a result jitter by one
+ * step with the phase at which a timed loop happens to start.  On rv32 the
+ * 64-bit counter is two CSRs: read high, low, high again and retry if the
+ * high half moved (the low half wrapped between the reads).
  */
     .globl bench_now_ns
     .type bench_now_ns, @function
 bench_now_ns:
-1:  rdtimeh a1
-    rdtime  a0
-    rdtimeh t0
+1:  rdcycleh a1
+    rdcycle  a0
+    rdcycleh t0
     bne a1, t0, 1b
-    /* a1:a0 *= 100 (64-bit result, ticks stay far below 2^57) */
-    li t1, 100
-    mulhu t2, a0, t1        /* carry out of the low word's product */
-    mul a0, a0, t1
-    mul a1, a1, t1
-    add a1, a1, t2
     ret
 
 /*

@@ -1,0 +1,71 @@
+/*
+ * m68k (68040) machine definitions used by the portable kernel through
+ * arch.h.
+ *
+ * The 68040 MMU keeps two root pointers, one for user accesses (URP) and
+ * one for supervisor accesses (SRP): user and kernel live in separate
+ * address spaces, as on the Sun-3.  The kernel does not even use page
+ * tables: two transparent-translation registers make every supervisor
+ * access physical (mmu.c).  So kernel virtual == physical (P2V is the
+ * identity), the kernel is linked at its physical address, and user
+ * programs get the whole range below USERTOP through URP.  The kernel
+ * reaches user memory only with the MOVES instruction (usercopy.S).
+ */
+#ifndef MACHINE_H
+#define MACHINE_H
+
+#include "types.h"
+
+#define PGSIZE      4096
+#define PGSHIFT     12
+#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
+#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
+
+#define P2V(pa)     ((void *)(uintptr)(pa))
+#define V2P(va)     ((paddr)(uintptr)(va))
+
+/* What exec accepts: 32-bit big-endian 68k ELF files. */
+#define ELF_MACHINE 4                /* EM_68K */
+#define ELF_DATA    2                /* ELFDATA2MSB */
+
+typedef uint32 *pagetable_t;         /* a root table: 128 descriptors */
+
+/* Saved registers.  trapentry.S pushes d0-a6 and the user stack pointer
+ * below the frame the CPU pushed (sr, pc, format/vector word).  System
+ * calls and interrupts push a 4-word "format 0" frame, and those are the
+ * only traps a process returns from, so a process's trapframe always sits
+ * at the same place on its kernel stack.  (A fault pushes a longer frame,
+ * but a faulting process is killed and never returns to user mode.)  The
+ * m68k ABI aligns 32-bit values to 2 bytes, so pc follows sr directly. */
+struct trapframe {
+    uint32 usp;
+    uint32 d[8];
+    uint32 a[7];
+    uint16 sr;
+    uint32 pc;
+    uint16 format_vector;            /* format in the top 4 bits */
+} __attribute__((packed));
+#define TF_SIZE 72
+
+/* Callee-saved registers kept across swtch(), and where to resume. */
+struct context {
+    uint32 d[6];                     /* d2-d7 */
+    uint32 a[5];                     /* a2-a6 */
+    uint32 sp, pc;
+};
+
+/* System calls: `trap #0`, number in d0, arguments in d1-d5, result in d0.
+ * Inline: on every system call's path. */
+static inline uint32 arch_syscall_num(struct trapframe *tf)          { return tf->d[0]; }
+static inline void   arch_syscall_ret(struct trapframe *tf, int32 v) { tf->d[0] = (uint32)v; }
+static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
+{
+    arg[0] = tf->d[1]; arg[1] = tf->d[2]; arg[2] = tf->d[3]; arg[3] = tf->d[4]; arg[4] = tf->d[5];
+}
+
+/* Devices, from the bootinfo records (bootinfo.c). */
+struct gf_device { uint32 base, irq; };
+extern struct gf_device gf_pic, gf_rtc, gf_tty, virt_ctrl;
+extern uint32 ram_size;
+
+#endif

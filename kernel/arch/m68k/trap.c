@@ -1,0 +1,132 @@
+/*
+ * The C half of the m68k trap path (the assembly half is trapentry.S).
+ * The vector number in the frame's format/vector word says what happened;
+ * trap() hands it to the portable kernel: a system call to syscall(), an
+ * interrupt to pic_intr(), a user fault to proc_fault() (which kills the
+ * process, not the kernel).
+ */
+#include "kernel.h"
+#include "proc.h"
+#include "m68k.h"
+
+#define V_ACCESS     2           /* access fault (bus error)            */
+#define V_ADDRESS    3           /* address error                       */
+#define V_ILLEGAL    4
+#define V_ZERODIV    5
+#define V_PRIVILEGE  8
+#define V_LINE_A    10
+#define V_LINE_F    11
+#define V_SPURIOUS  24
+#define V_AUTOVEC1  25           /* interrupt levels 1..7: 25..31       */
+#define V_TRAP0     32           /* trap #0: system call                */
+
+/* Extra words of the 68040's "format 7" access-fault frame, after pc and
+ * the format/vector word (MC68040 User's Manual, section 8). */
+struct access_frame {
+    uint32 ea;
+    uint16 ssw;                  /* special status word                 */
+    uint16 wb3s, wb2s, wb1s;     /* pending write-backs                 */
+    uint32 fa;                   /* the faulting address                */
+} __attribute__((packed));
+#define SSW_CONTINUE 0xf800      /* CP CU CT CM MA: continue the instruction */
+#define SSW_RW       0x0100      /* the access was a read               */
+#define WBS_VALID    0x0080
+
+extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
+void pic_intr(int level);
+
+static struct access_frame *access_frame(struct trapframe *tf)
+{
+    return (struct access_frame *)((uint8 *)tf + sizeof *tf);
+}
+
+static const char *fault_name(int vector, struct trapframe *tf)
+{
+    switch (vector) {
+    case V_ACCESS:    return (access_frame(tf)->ssw & SSW_RW) ? "load_fault" : "store_fault";
+    case V_ADDRESS:   return "address_error";
+    case V_ILLEGAL:
+    case V_LINE_A:
+    case V_LINE_F:    return "illegal_instruction";
+    case V_ZERODIV:   return "divide_error";
+    case V_PRIVILEGE: return "privilege_violation";
+    default:          return "unknown_trap";
+    }
+}
+
+static uint32 fault_addr(int vector, struct trapframe *tf)
+{
+    return vector == V_ACCESS ? access_frame(tf)->fa : 0;
+}
+
+/* An interrupt; 1 if it was one. */
+static int interrupt(int vector)
+{
+    if (vector == V_SPURIOUS)
+        return 1;
+    if (vector < V_AUTOVEC1 || vector > V_AUTOVEC1 + 6)
+        return 0;
+    kstats.interrupts++;
+    pic_intr(vector - V_AUTOVEC1 + 1);
+    return 1;
+}
+
+void trap(struct trapframe *tf)
+{
+    int vector = (tf->format_vector & 0xfff) >> 2;
+
+    if (tf->sr & SR_SUPER) {
+        /* From the kernel: only a fault inside a user copy, or an interrupt
+         * taken while idle, is expected.  Anything else is a kernel bug. */
+        if (interrupt(vector))
+            return;
+        if (vector == V_ACCESS && tf->pc >= (uint32)usercopy_begin &&
+            tf->pc < (uint32)usercopy_end && access_frame(tf)->fa < USERTOP) {
+            /* Resume at usercopy_fault, and tell the CPU not to finish the
+             * faulting instruction or its pending writes on the way out. */
+            struct access_frame *af = access_frame(tf);
+            af->ssw &= ~SSW_CONTINUE;
+            af->wb1s &= ~WBS_VALID;
+            af->wb2s &= ~WBS_VALID;
+            af->wb3s &= ~WBS_VALID;
+            tf->pc = (uint32)usercopy_fault;
+            return;
+        }
+        panic("kernel trap: %s vector=%d pc=0x%x addr=0x%x sr=0x%x",
+              fault_name(vector, tf), vector, tf->pc, fault_addr(vector, tf), tf->sr);
+    }
+
+    kstats.traps++;
+    if (vector == V_TRAP0)
+        syscall(tf);
+    else if (!interrupt(vector))
+        proc_fault(fault_name(vector, tf), tf->pc, fault_addr(vector, tf));
+    trap_user_return();
+}
+
+void arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp, uint32 arg0, uint32 arg1)
+{
+    memset(tf, 0, sizeof *tf);
+    tf->pc = pc;
+    tf->usp = sp;
+    tf->sr = 0;                      /* user mode, interrupts enabled   */
+    tf->format_vector = 0;           /* a plain 4-word frame for rte    */
+    tf->d[0] = arg0;                 /* crt0.S: argc in d0, argv in d1  */
+    tf->d[1] = arg1;
+}
+
+void arch_fork_child(struct trapframe *child)
+{
+    child->d[0] = 0;                 /* fork() returns 0 in the child */
+}
+
+void arch_context_init(struct context *c, uintptr kstack_top, void (*entry)(void))
+{
+    memset(c, 0, sizeof *c);
+    c->pc = (uint32)entry;
+    c->sp = kstack_top - 4;          /* room for a "return address"     */
+}
+
+/* The supervisor stack pointer is wherever the process left it: the top
+ * of its kernel stack while it runs in user mode. */
+void arch_set_kstack(uintptr kstack_top) { (void)kstack_top; }
