@@ -2,7 +2,7 @@
  * bench_arch.S: the RISC-V half of guests/include/bench.h: reading the
  * clock and the instruction counter, and the timed-region marker.
  *
- * The kernel lets user mode read the `time` and `instret` counters
+ * The kernel lets user mode read the `cycle` and `instret` counters
  * (mcounteren/scounteren), so none of this enters the kernel.
  */
     .text
