@@ -42,6 +42,9 @@ int   uptime(uint64_t *ns);     /* nanoseconds since boot */
 int   halt(void);               /* powers the machine off; returns only on error */
 int   kstat(struct kstat *k);
 
+/* guests/lib/arch/<isa>/traps.S: run an instruction this ISA must refuse (tests). */
+void  illegal_instruction(void);
+
 /* File system calls: until the file system exists they fail with ENOSYS. */
 struct stat;
 struct dirent;

@@ -35,7 +35,7 @@ static void store_kernel(void)
 
 static void illegal(void)
 {
-    asm volatile(".word 0");    /* all-zero: defined illegal on RISC-V */
+    illegal_instruction();      /* guests/lib/arch/<isa>/traps.S */
 }
 
 static void jump_unmapped(void)

@@ -14,5 +14,5 @@ ARCH_KERNEL_SRCS := boot/m68k/entry.S kernel/arch/m68k/bootinfo.c \
                     kernel/arch/m68k/machine.c
 
 GUEST_LDS       := guests/lib/user.ld
-ARCH_GUEST_SRCS := guests/lib/arch/m68k/crt0.S guests/lib/arch/m68k/syscall.S \
+ARCH_GUEST_SRCS := guests/lib/arch/m68k/crt0.S guests/lib/arch/m68k/syscall.S guests/lib/arch/m68k/traps.S \
                    guests/lib/arch/m68k/bench_arch.S

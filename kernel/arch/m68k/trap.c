@@ -30,6 +30,8 @@ struct access_frame {
 } __attribute__((packed));
 #define SSW_CONTINUE 0xf800      /* CP CU CT CM MA: continue the instruction */
 #define SSW_RW       0x0100      /* the access was a read               */
+#define SSW_TM       0x0007      /* transfer modifier: which space      */
+#define TM_USER_CODE 0x0002
 #define WBS_VALID    0x0080
 
 extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
@@ -43,7 +45,10 @@ static struct access_frame *access_frame(struct trapframe *tf)
 static const char *fault_name(int vector, struct trapframe *tf)
 {
     switch (vector) {
-    case V_ACCESS:    return (access_frame(tf)->ssw & SSW_RW) ? "load_fault" : "store_fault";
+    case V_ACCESS:
+        if ((access_frame(tf)->ssw & SSW_TM) == TM_USER_CODE)
+            return "fetch_fault";
+        return (access_frame(tf)->ssw & SSW_RW) ? "load_fault" : "store_fault";
     case V_ADDRESS:   return "address_error";
     case V_ILLEGAL:
     case V_LINE_A:

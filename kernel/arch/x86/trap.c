@@ -20,7 +20,7 @@ extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
 void pic_eoi(int irq);
 void timer_intr(void);
 
-static const char *fault_name(uint32 trapno, uint32 err)
+static const char *fault_name(uint32 trapno, uint32 err, uint32 eip, uint32 addr)
 {
     switch (trapno) {
     case 0:  return "divide_error";
@@ -28,7 +28,9 @@ static const char *fault_name(uint32 trapno, uint32 err)
     case 6:  return "illegal_instruction";
     case 13: return "protection_fault";
     case T_PGFLT:
-        if (err & 0x10) return "fetch_fault";      /* instruction fetch */
+        /* Without NX, the error code does not flag instruction fetches:
+         * a fault at the address being executed is one. */
+        if ((err & 0x10) || addr == eip) return "fetch_fault";
         return (err & 2) ? "store_fault" : "load_fault";
     default: return "unknown_trap";
     }
@@ -63,15 +65,16 @@ void trap(struct trapframe *tf)
             return;
         }
         panic("kernel trap: %s trap=%u err=0x%x eip=0x%x cr2=0x%x",
-              fault_name(tf->trapno, tf->err), tf->trapno, tf->err, tf->eip, addr);
+              fault_name(tf->trapno, tf->err, tf->eip, addr), tf->trapno, tf->err, tf->eip, addr);
     }
 
     kstats.traps++;
     if (tf->trapno == T_SYSCALL)
         syscall(tf);
-    else if (!interrupt(tf->trapno))
-        proc_fault(fault_name(tf->trapno, tf->err), tf->eip,
-                   tf->trapno == T_PGFLT ? rcr2() : 0);
+    else if (!interrupt(tf->trapno)) {
+        uint32 addr = tf->trapno == T_PGFLT ? rcr2() : 0;
+        proc_fault(fault_name(tf->trapno, tf->err, tf->eip, addr), tf->eip, addr);
+    }
     trap_user_return();
 }
 

@@ -1,0 +1,13 @@
+/*
+ * traps.S: ISA-specific ways for a test program to misbehave on purpose.
+ *
+ * void illegal_instruction(void): execute an instruction that every
+ * implementation of this ISA must refuse, so the kernel kills the caller
+ * (guests/tests/t_fault.c checks that it does, and only the caller).
+ */
+    .text
+    .globl illegal_instruction
+    .type illegal_instruction, @function
+illegal_instruction:
+    ud2                     /* the defined undefined instruction */
+    ret
