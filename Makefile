@@ -93,8 +93,19 @@ $(BUILD)/progs.o: $(BUILD)/progs.S
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
 # ---------------------------------------------------------------- commands
-.PHONY: all deps run shell test unit-test clean
+.PHONY: all deps run shell test unit-test clean iso
 all: $(BUILD)/kernel.elf
+
+# A GRUB rescue image that boots the same kernel from a CD (x86 only):
+# the bootable image, as opposed to QEMU's -kernel shortcut.
+iso: $(BUILD)/ousterhout.iso
+$(BUILD)/ousterhout.iso: $(BUILD)/kernel.elf boot/x86/grub.cfg
+	@test "$(ARCH)" = x86 || { echo "make iso: only ARCH=x86 boots with GRUB" >&2; exit 1; }
+	rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
+	cp $(BUILD)/kernel.elf $(BUILD)/isodir/boot/kernel.elf
+	cp boot/x86/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	grub-mkrescue -o $@ --install-modules="multiboot normal part_msdos iso9660 biosdisk" \
+	    --locales= --fonts= --themes= $(BUILD)/isodir 2>/dev/null
 
 deps:
 	@scripts/install-deps.sh

@@ -4,7 +4,10 @@
 # `make test`).  Uses sudo only when not root.
 #
 #   QEMU 10.0 (from bookworm-backports: Debian 12's own 7.2 is too old),
-#   the RISC-V cross compiler, and the harness's Python packages.
+#   the cross compilers for RISC-V, x86 (i686: a 32-bit libgcc without
+#   gcc-multilib, which conflicts with the m68k one) and m68k, NASM, GRUB
+#   and xorriso for the bootable x86 image, and the harness's Python
+#   packages.  The VAX toolchain is built from source by its own script.
 set -euo pipefail
 
 SUDO=""
@@ -50,6 +53,13 @@ if ! qemu_ok; then
 fi
 
 have riscv64-unknown-elf-gcc || need_apt+=(gcc-riscv64-unknown-elf)
+have i686-linux-gnu-gcc || need_apt+=(gcc-i686-linux-gnu)
+have m68k-linux-gnu-gcc || need_apt+=(gcc-m68k-linux-gnu)
+have nasm || need_apt+=(nasm)
+have grub-mkrescue || need_apt+=(grub-common)
+[ -d /usr/lib/grub/i386-pc ] || need_apt+=(grub-pc-bin)
+have xorriso || need_apt+=(xorriso)
+have mformat || need_apt+=(mtools)
 have pkg-config || need_apt+=(pkg-config)
 dpkg -s libglib2.0-dev >/dev/null 2>&1 || need_apt+=(libglib2.0-dev)
 python3 -c 'import pexpect' 2>/dev/null || need_apt+=(python3-pexpect)

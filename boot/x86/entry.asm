@@ -1,8 +1,9 @@
 ; First instructions of the x86 kernel, reached through multiboot v1
 ; (QEMU's -kernel, or GRUB from the ISO).  The loader leaves us in 32-bit
 ; protected mode with paging off, eax = 0x2BADB002 and ebx = the multiboot
-; information.  The kernel is linked at KERNBASE + 1 MB but loaded at 1 MB,
-; so until paging is on every address we use must have KERNBASE taken off.
+; information.  The kernel is linked at KERNBASE + 1 MB but loaded at 1 MB;
+; this file's code and page directory sit in section .boot, which is linked
+; where it is loaded (kernel.ld), so it can run before paging is on.
 ;
 ; We turn paging on with a boot page directory of 4 MB pages that maps the
 ; first 4 MB both where they are (so the next instruction still exists) and
@@ -23,14 +24,14 @@ align 4
     dd MB_FLAGS
     dd -(MB_MAGIC + MB_FLAGS)
 
-section .text
+section .boot progbits alloc exec write align=4096
 global entry
 extern main
 entry:
     mov eax, cr4
     or eax, CR4_PSE
     mov cr4, eax
-    mov eax, boot_pgdir - KERNBASE
+    mov eax, boot_pgdir
     mov cr3, eax
     mov eax, cr0
     or eax, CR0_PG | CR0_WP
@@ -45,9 +46,7 @@ entry:
     hlt
     jmp .hang
 
-section .data
 align 4096
-global boot_pgdir
 boot_pgdir:
     dd PDE_4MB                      ; 0 - 4 MB, identity, for the jump above
     times (KERNBASE >> 22) - 1 dd 0
