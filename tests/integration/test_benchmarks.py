@@ -1,0 +1,60 @@
+"""The benchmark suite on the real kernel: every case measured, values sane.
+
+Under profile none (-icount shift=0) guest time is one nanosecond per
+instruction, so each case's net time must equal its net instruction count
+to within the clock's resolution.
+"""
+
+import pytest
+
+from harness import suite
+
+
+@pytest.mark.parametrize("bench", suite.BENCHMARKS, ids=lambda b: b.name)
+def test_each_case_measured(bench_runs, bench):
+    run = bench_runs[bench.name]
+    assert [r.case for r in run.results] == list(bench.cases)
+    for r in run.results:
+        assert r.bench == bench.name
+        assert r.iters > 0
+        assert r.ns > r.loop_ns > 0
+        assert r.insns > r.loop_insns > 0           # RISC-V counts instructions
+
+
+@pytest.mark.parametrize("bench", suite.BENCHMARKS, ids=lambda b: b.name)
+def test_time_is_instructions(bench_runs, bench):
+    for r in bench_runs[bench.name].results:
+        net_insns = r.insns - r.loop_insns
+        # mtime ticks at 10 MHz: each reading is within 100 ns
+        assert abs(r.net_ns - net_insns) <= max(400, net_insns // 1000), r.line
+
+
+def test_getpid_cost(bench_runs):
+    [r] = bench_runs["getpid"].results
+    assert 20 <= r.insns_per_op <= 2000
+    assert r.iters >= 1000
+
+
+def test_cswitch_costs_more_than_getpid(bench_runs):
+    [g] = bench_runs["getpid"].results
+    [c] = bench_runs["cswitch"].results
+    # a round trip is two switches, two reads and two writes
+    assert c.insns_per_op > 4 * g.insns_per_op
+
+
+def test_select_cases(bench_runs):
+    by = {r.case: r for r in bench_runs["select"].results}
+    assert set(by) == {"1empty", "10empty", "10full"}
+    assert by["10empty"].ns_per_op > by["1empty"].ns_per_op
+    [g] = bench_runs["getpid"].results
+    assert by["1empty"].ns_per_op > g.ns_per_op
+
+
+def test_bcopy_cases(bench_runs):
+    by = {r.case: r for r in bench_runs["bcopy"].results}
+    assert set(by) == {"cached", "uncached"}
+    assert 0 < by["cached"].bytes < by["uncached"].bytes
+    for r in by.values():
+        assert r.mb_per_s is not None and r.mb_per_s > 0
+        # a copy loop moves at least a byte every 8 instructions, at most 64 per instruction
+        assert 1 / 8 <= r.bytes * r.iters / (r.insns - r.loop_insns) <= 64

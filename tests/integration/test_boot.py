@@ -1,0 +1,47 @@
+"""The kernel boots under QEMU and its shell answers (docs/protocol.md)."""
+
+import os
+import signal
+
+import pytest
+
+from harness.errors import GuestHang
+
+
+def test_boot_line(bench_guest):
+    b = bench_guest.boot_record
+    assert b.arch == "riscv"
+    assert 64 << 20 <= b.ram <= 128 << 20        # QEMU gives it -m 128M
+    assert 10 <= b.hz <= 10000
+
+
+def test_shell_runs_a_program(bench_guest):
+    assert bench_guest.run("echo hello   world", timeout=30).lines == ["hello world"]
+
+
+def test_shell_reports_unknown_program(bench_guest):
+    out = bench_guest.run("no_such_program", timeout=30)
+    assert out.lines == ["sh: no_such_program: not found"]
+    assert bench_guest.run("echo still here", timeout=30).lines == ["still here"]
+
+
+def test_halt_powers_off(boot):
+    g = boot()
+    pid = g.pid
+    assert g.halt(timeout=10)
+    assert g.exit_status == 0                    # QEMU exited by itself
+    g.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_hang_is_detected_and_qemu_killed(boot):
+    # `cat` with no arguments copies the console forever: the prompt never comes.
+    g = boot()
+    pid = g.pid
+    with pytest.raises(GuestHang, match="command 'cat'.*no prompt after 1 s"):
+        g.run("cat", timeout=1)
+    g.close()
+    assert g.signal_status == signal.SIGKILL
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -1,0 +1,34 @@
+"""`python3 -m harness run` and `report` as a user runs them, on the real kernel."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from harness import machines
+
+
+@pytest.mark.slow
+def test_run_and_report(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "harness", "run", "--arch", "riscv",
+                          "--profile", "none", "--out", str(tmp_path), "--bench", "getpid",
+                          "--bench", "select"],
+                         cwd=machines.ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "Table 2: Getpid kernel call time" in run.stdout
+    assert "Table 4: Time for select kernel call" in run.stdout
+    assert "ours: riscv, profile none" in run.stdout
+    d = json.loads((tmp_path / "riscv-none.json").read_text())
+    assert d["arch"] == "riscv" and d["profile"] == "none"
+    assert d["qemu_version"] and int(d["qemu_version"].split(".")[0]) >= 10
+    assert [r["case"] for r in d["results"]] == ["call", "1empty", "10empty", "10full"]
+    assert (tmp_path / "riscv-none.csv").exists()
+    log = (tmp_path / "riscv-none.log").read_text()
+    assert "BOOT arch=riscv" in log
+
+    again = subprocess.run([sys.executable, "-m", "harness", "report",
+                            str(tmp_path / "riscv-none.json")],
+                           cwd=machines.ROOT, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0
+    assert again.stdout == run.stdout

@@ -1,0 +1,173 @@
+"""harness.report: the paper-style tables, and JSON/CSV files that round-trip."""
+
+import json
+
+import pytest
+
+from harness import paper, report
+from harness.errors import HarnessError
+from harness.protocol import Boot, parse_line
+
+LINES = [
+    "RESULT bench=getpid case=call iters=1000 ns=250000 loop_ns=50000 insns=250000 loop_insns=50000",
+    "RESULT bench=cswitch case=roundtrip iters=100 ns=400500 loop_ns=500 insns=400500 loop_insns=500",
+    "RESULT bench=select case=1empty iters=10 ns=5000 loop_ns=0 insns=5000 loop_insns=0",
+    "RESULT bench=select case=10empty iters=10 ns=12000 loop_ns=0 insns=12000 loop_insns=0",
+    "RESULT bench=select case=10full iters=10 ns=11000 loop_ns=1000 insns=11000 loop_insns=1000",
+    "RESULT bench=bcopy case=cached iters=200 bytes=8192 ns=1648000 loop_ns=9600 "
+    "insns=1000 loop_insns=0 l1_misses=3",
+    "RESULT bench=bcopy case=uncached iters=10 bytes=1048576 ns=20971520 loop_ns=0 "
+    "insns=0 loop_insns=0",
+]
+
+
+def make_run(lines=LINES) -> report.RunRecord:
+    return report.RunRecord(
+        arch="riscv", profile="none", mips=1000.0, profile_note="profile none = test note",
+        results=[parse_line(line) for line in lines],
+        boot=Boot("riscv", 134217728, 100, {"pages": "32398"}),
+        meta={"emulator": "QEMU emulator version 10.0.2", "qemu_version": "10.0.2",
+              "git_commit": "abc", "git_dirty": False, "created": "2026-01-01T00:00:00+00:00",
+              "command": ["qemu", "-kernel", "k.elf"]})
+
+
+def view(bench):
+    return next(v for v in report.VIEWS if v.bench == bench)
+
+
+def test_our_relative_speeds_follow_the_papers_rule():
+    run = make_run()
+    # getpid: 200 ns = 0.2 us on a 1000-MIPS machine against Sun3 SunOS 108 us, 1.8 MIPS
+    assert report.our_relative(view("getpid"), run) == pytest.approx((108 / 0.2) / (1000 / 1.8))
+    # cswitch: 4000 ns = 0.004 ms against 2.36 ms
+    assert report.our_relative(view("cswitch"), run) == pytest.approx((2.36 / 0.004) / (1000 / 1.8))
+    # select uses the 10-full case: 1000 ns = 1 us against 1012 us
+    assert report.our_relative(view("select"), run) == pytest.approx((1012 / 1) / (1000 / 1.8))
+    # bcopy: uncached 500 MB/s / 1000 MIPS = 0.5 bytes per instruction
+    assert report.our_relative(view("bcopy"), run) == 0.5
+
+
+def test_format_report_contents():
+    text = report.format_report(make_run())
+    for title in ("Table 2: Getpid kernel call time",
+                  "Table 3: Cswitch: echo one byte between processes using pipes",
+                  "Table 4: Time for select kernel call",
+                  "Table 5: Throughput of bcopy procedure for large blocks"):
+        assert title in text
+    lines = text.splitlines()
+    # our getpid row: 0.200 us, MIPS-relative (108/0.2)/(1000/1.8) = 0.972
+    row = next(line for line in lines if line.startswith("ours: riscv, profile none")
+               and "0.200" in line)
+    assert row.split()[-2:] == ["0.200", "0.972"]
+    assert "  instructions per call" in text
+    assert any(line.split()[-1] == "200" for line in lines if "instructions per call" in line)
+    # select: 0.500, 1.20, 1.00 us and 1012/1 / (1000/1.8) = 1.82
+    sel = [line for line in lines if line.startswith("ours:")][2]
+    assert sel.split()[-4:] == ["0.500", "1.20", "1.00", "1.82"]
+    # bcopy: 1000 and 500 MB/s, 0.500 bytes/instruction; uncached counts no instructions
+    bc = [line for line in lines if line.startswith("ours:")][3]
+    assert bc.split()[-3:] == ["1000", "500", "0.500"]
+    ins = [line for line in lines if "instructions per copy" in line][0]
+    assert ins.split()[-2:] == ["5.00", "-"]
+    # paper rows as printed, units in headers, the notes underneath
+    assert "Time (microseconds)" in text and "Time (ms)" in text
+    assert "Cached (Mbytes/second)" in text
+    assert any(line.startswith("M2000 RISC/os 4.0") and line.split()[-2:] == ["18", "0.54"]
+               for line in lines)
+    assert any(line.startswith("MVAX2 Ultrix 3.0") and line.split()[-2:] == ["207", "0.90"]
+               for line in lines)
+    assert "profile none = test note" in text
+    assert "MB = 10^6 bytes" in text
+
+
+def test_our_row_comes_first_then_a_rule():
+    block = report.format_view(view("getpid"), make_run())
+    assert block[0] == "Table 2: Getpid kernel call time"
+    assert block[1].startswith("Configuration")
+    assert set(block[2].replace(" ", "")) == {"-"}
+    assert block[3].startswith("ours: riscv, profile none")
+    assert block[4].startswith("  instructions per call")
+    assert set(block[5].replace(" ", "")) == {"-"}
+    assert block[6].startswith("M2000 RISC/os 4.0")
+    assert len(block) == 6 + len(paper.TABLE2.rows)
+
+
+def test_partial_run_prints_only_its_tables():
+    text = report.format_report(make_run(LINES[:1]))
+    assert "Table 2" in text and "Table 3" not in text and "Table 5" not in text
+
+
+def test_unknown_benchmark_goes_to_other_results():
+    extra = "RESULT bench=lat_fs case=create iters=4 ns=4000 loop_ns=0 insns=0 loop_insns=0"
+    text = report.format_report(make_run([*LINES, extra]))
+    assert "Other results (no table in the paper)" in text
+    assert any(line.split()[:3] == ["lat_fs", "create", "1000"] for line in text.splitlines())
+
+
+def test_json_round_trip(tmp_path):
+    run = make_run()
+    path = tmp_path / "out" / "riscv-none.json"
+    report.write_json(run, path)
+    d = json.loads(path.read_text())
+    assert d["format"] == report.FORMAT
+    assert (d["arch"], d["profile"], d["mips"], d["qemu_version"], d["git_commit"]) == \
+        ("riscv", "none", 1000.0, "10.0.2", "abc")
+    assert d["boot"] == {"arch": "riscv", "ram": 134217728, "hz": 100, "pages": "32398"}
+    first = d["results"][0]
+    assert first["line"] == LINES[0]
+    assert first["derived"]["ns_per_op"] == 200.0
+    assert first["derived"]["mb_per_s"] is None
+    assert d["results"][5]["l1_misses"] == "3"
+
+    back = report.load_json(path)
+    assert back.results == run.results
+    assert back.boot == run.boot
+    assert (back.arch, back.profile, back.mips, back.profile_note) == \
+        (run.arch, run.profile, run.mips, run.profile_note)
+    assert back.meta == run.meta
+    assert report.format_report(back) == report.format_report(run)
+
+
+def test_csv_round_trip(tmp_path):
+    run = make_run()
+    path = tmp_path / "riscv-none.csv"
+    report.write_csv(run, path)
+    rows = report.read_csv(path)
+    assert list(rows[0]) == list(report.CSV_FIELDS)
+    assert len(rows) == len(run.results)
+    for row, r in zip(rows, run.results):
+        assert (row["arch"], row["profile"], row["bench"], row["case"]) == \
+            ("riscv", "none", r.bench, r.case)
+        for k in ("iters", "bytes", "ns", "loop_ns", "insns", "loop_insns"):
+            assert int(row[k]) == getattr(r, k)
+        for k, v in r.derived().items():
+            assert (row[k] == "") if v is None else (float(row[k]) == v)
+    assert float(rows[5]["mb_per_s"]) == 1000.0
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "cannot read results file"),
+    ('{"format": "other"}', "not a results file of this harness"),
+    ('{"format": "%s", "arch": "riscv"}' % report.FORMAT, "malformed results file"),
+])
+def test_load_json_errors(tmp_path, content, message):
+    p = tmp_path / "x.json"
+    p.write_text(content)
+    with pytest.raises(HarnessError, match=message):
+        report.load_json(p)
+
+
+def test_load_json_missing_file(tmp_path):
+    with pytest.raises(HarnessError, match="cannot read results file"):
+        report.load_json(tmp_path / "nope.json")
+
+
+@pytest.mark.parametrize("v, s", [(None, "-"), (0, "0"), (1234.4, "1234"), (12.34, "12.3"),
+                                  (1.234, "1.23"), (0.172, "0.172"), (0.0039, "0.00390"),
+                                  (0.0000123, "1.23e-05")])
+def test_fmt(v, s):
+    assert report.fmt(v) == s
+
+
+def test_git_commit_outside_git(tmp_path):
+    assert report.git_commit(tmp_path) == (None, None)
