@@ -35,10 +35,17 @@ void arch_mem_range(uintptr *start, uintptr *stop)
 void arch_intr_on(void)  { csr_set(sstatus, SSTATUS_SIE); }
 void arch_intr_off(void) { csr_clear(sstatus, SSTATUS_SIE); }
 
+/*
+ * Wait for an interrupt.  WFI wakes on an interrupt that is pending and
+ * enabled in sie even while sstatus.SIE is off, so it runs with interrupts
+ * off and they are let in only afterwards: enabling them first would let an
+ * interrupt that arrives just before the wfi be handled (waking someone)
+ * and then sleep anyway, with nothing left to wake us.
+ */
 void arch_idle(void)
 {
-    csr_set(sstatus, SSTATUS_SIE);
     asm volatile("wfi");
+    csr_set(sstatus, SSTATUS_SIE);
     csr_clear(sstatus, SSTATUS_SIE);
 }
 
