@@ -6,20 +6,20 @@ they run).  A missing QEMU is an error, not a skip: `make deps` installs it.
 
 Fixtures: `boot` starts and boots a fresh guest (closed after the test);
 `bench_runs` is one session-long guest that has run the whole suite once;
-`test_guest` is another session-long guest for the t_* programs, so their
-faults cannot disturb the benchmarks.  Console logs go to
-build/riscv/test-logs/ for reading after a failure.
+`test_guest` is another long-lived guest for the t_* programs, so their
+faults cannot disturb the benchmarks.  If a test leaves it panicked or hung,
+the next test gets a freshly booted one: one kernel bug fails one test, not
+every test after it.  Console logs go to build/riscv/test-logs/.
+
+Every command gets TIMEOUT host seconds: each takes about a second, so a
+hang is reported quickly rather than after the suite's generous defaults.
 """
 
 import pytest
 
-from harness import machines, profiles, suite
+from booting import KERNEL, MACHINE, TIMEOUT, start_guest
+from harness import suite
 from harness.console import Guest
-
-MACHINE = machines.get("riscv")
-PROFILE = profiles.get("none")
-KERNEL = MACHINE.kernel_path()
-LOGS = machines.ROOT / "build" / "riscv" / "test-logs"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -31,14 +31,6 @@ def pytest_collection_modifyitems(config, items):
         if missing:
             item.add_marker(pytest.mark.skip(
                 reason=f"{MACHINE.kernel} missing: run `make ARCH=riscv` (make test does)"))
-
-
-def start_guest(name: str) -> Guest:
-    g = Guest(MACHINE.command(PROFILE), log_path=LOGS / f"{name}.log",
-              line_ending=MACHINE.line_ending, char_delay=MACHINE.char_delay,
-              cwd=machines.ROOT)
-    g.boot(timeout=MACHINE.boot_timeout)
-    return g
 
 
 @pytest.fixture
@@ -66,11 +58,38 @@ def bench_guest():
 @pytest.fixture(scope="session")
 def bench_runs(bench_guest):
     """{benchmark name: BenchRun} from running the suite once on bench_guest."""
-    return {run.bench.name: run for run in suite.run_suite(bench_guest, suite.BENCHMARKS)}
+    runs = suite.run_suite(bench_guest, suite.BENCHMARKS, timeout=TIMEOUT)
+    return {run.bench.name: run for run in runs}
+
+
+class _Reusable:
+    """One guest shared by many tests, rebooted when a test left it unusable."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.boots = 0
+        self.guest: Guest | None = None
+
+    def get(self) -> Guest:
+        if self.guest is None or self.guest.state != "ready":
+            if self.guest is not None:
+                self.guest.close()
+            self.boots += 1
+            self.guest = start_guest(f"{self.name}-{self.boots}")
+        return self.guest
+
+    def close(self) -> None:
+        if self.guest is not None:
+            self.guest.close()
 
 
 @pytest.fixture(scope="session")
-def test_guest():
-    g = start_guest("tests-session")
-    yield g
-    g.close()
+def _test_guests():
+    pool = _Reusable("tests-session")
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def test_guest(_test_guests):
+    return _test_guests.get()

@@ -5,24 +5,25 @@ import signal
 
 import pytest
 
+from booting import TIMEOUT
 from harness.errors import GuestHang
 
 
-def test_boot_line(bench_guest):
-    b = bench_guest.boot_record
+def test_boot_line(test_guest):
+    b = test_guest.boot_record
     assert b.arch == "riscv"
     assert 64 << 20 <= b.ram <= 128 << 20        # QEMU gives it -m 128M
     assert 10 <= b.hz <= 10000
 
 
-def test_shell_runs_a_program(bench_guest):
-    assert bench_guest.run("echo hello   world", timeout=30).lines == ["hello world"]
+def test_shell_runs_a_program(test_guest):
+    assert test_guest.run("echo hello   world", timeout=TIMEOUT).lines == ["hello world"]
 
 
-def test_shell_reports_unknown_program(bench_guest):
-    out = bench_guest.run("no_such_program", timeout=30)
+def test_shell_reports_unknown_program(test_guest):
+    out = test_guest.run("no_such_program", timeout=TIMEOUT)
     assert out.lines == ["sh: no_such_program: not found"]
-    assert bench_guest.run("echo still here", timeout=30).lines == ["still here"]
+    assert test_guest.run("echo still here", timeout=TIMEOUT).lines == ["still here"]
 
 
 def test_halt_powers_off(boot):

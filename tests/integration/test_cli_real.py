@@ -13,7 +13,7 @@ from harness import machines
 def test_run_and_report(tmp_path):
     run = subprocess.run([sys.executable, "-m", "harness", "run", "--arch", "riscv",
                           "--profile", "none", "--out", str(tmp_path), "--bench", "getpid",
-                          "--bench", "select"],
+                          "--bench", "select", "--timeout", "30"],
                          cwd=machines.ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "Table 2: Getpid kernel call time" in run.stdout
