@@ -118,9 +118,13 @@ shell: deps
 	$(MAKE) all ARCH=$(ARCH)
 	$(PYTHON) -m harness shell --arch $(ARCH) --profile $(PROFILE)
 
+# The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
+# kvm-unit-tests), two pytest workers at a time: one per core.
+TEST_ARCHES := riscv x86 m68k
 test: deps
 	$(MAKE) all ARCH=riscv
-	$(PYTHON) -m pytest -q tests
+	for a in $(filter-out riscv,$(TEST_ARCHES)); do $(MAKE) all ARCH=$$a || exit 1; done
+	$(PYTHON) -m pytest -q -n 2 --dist loadgroup tests
 
 clean:
 	rm -rf build results

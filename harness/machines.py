@@ -11,10 +11,8 @@ and the emulator's command line.  Every entry follows the same rules:
   * the emulator exits when the guest powers off (the shell's `halt`).
 
 `check()` turns a missing emulator or kernel image into a SetupError that
-says what to run.  riscv is the working port; x86, m68k and vax are here so
-their ports have a place to land (their boot facts are in
-/work/shared/notes/emulation-facts.md), and are refused until
-kernel/arch/<arch>/arch.mk exists.
+says what to run.  riscv, x86 and m68k run under QEMU; vax (under SIMH) is
+refused until kernel/arch/vax/arch.mk exists.
 """
 
 from __future__ import annotations
@@ -58,6 +56,8 @@ class Machine:
     # The file whose presence means "this ISA is ported"; default
     # kernel/arch/<arch>/arch.mk.
     port_file: str = ""
+    # The emulator's exit status when the guest powers itself off.
+    halt_status: int = 0
 
     def kernel_path(self, root: Path = ROOT) -> Path:
         return root / self.kernel
@@ -102,8 +102,8 @@ def _riscv(exe: str, kernel: Path, interactive: bool) -> list[str]:
 
 
 def _x86(exe: str, kernel: Path, interactive: bool) -> list[str]:
-    # Multiboot ELF through -kernel; `halt` writes to isa-debug-exit, so QEMU
-    # exits with status (value << 1) | 1: the harness does not read it.
+    # Multiboot ELF through -kernel; `halt` writes 0 to isa-debug-exit, so QEMU
+    # exits with status (0 << 1) | 1 = 1 (halt_status below).
     return [exe, "-M", "pc", "-m", "128M", "-smp", "1", "-nic", "none",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
             *_QEMU_COMMON, *_qemu_console(interactive), "-kernel", str(kernel)]
@@ -139,7 +139,7 @@ MACHINES: dict[str, Machine] = {
     "riscv": Machine("riscv", "qemu-system-riscv32", "build/riscv/kernel.elf", _riscv,
                      notes="QEMU virt, rv32ima, M-mode kernel at 0x80000000, no firmware"),
     "x86": Machine("x86", "qemu-system-i386", "build/x86/kernel.elf", _x86,
-                   notes="QEMU pc, multiboot v1 kernel"),
+                   halt_status=1, notes="QEMU pc, multiboot v1 kernel"),
     "m68k": Machine("m68k", "qemu-system-m68k", "build/m68k/kernel.elf", _m68k,
                     notes="QEMU virt, 68040"),
     "vax": Machine("vax", "vax", "build/vax/kernel.bin", _vax, version_args=None,

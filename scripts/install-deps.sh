@@ -65,6 +65,7 @@ dpkg -s libglib2.0-dev >/dev/null 2>&1 || need_apt+=(libglib2.0-dev)
 python3 -c 'import pexpect' 2>/dev/null || need_apt+=(python3-pexpect)
 python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
 python3 -c 'import matplotlib' 2>/dev/null || need_apt+=(python3-matplotlib)
+python3 -c 'import xdist' 2>/dev/null || need_apt+=(python3-pytest-xdist)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
     apt_update
@@ -74,10 +75,12 @@ fi
 
 # Debian's python3-* packages land in /usr/lib/python3; a pyenv or venv python
 # does not see them.  Fall back to pip for the interpreter `python3` names.
-for mod in pexpect pytest matplotlib; do
+# (module to import, package that provides it)
+for pair in pexpect:pexpect pytest:pytest matplotlib:matplotlib xdist:pytest-xdist; do
+    mod=${pair%%:*} pkg=${pair#*:}
     if ! python3 -c "import $mod" 2>/dev/null; then
-        echo "deps: pip-installing $mod for $(command -v python3)"
-        python3 -m pip install -q "$mod"
+        echo "deps: pip-installing $pkg for $(command -v python3)"
+        python3 -m pip install -q "$pkg"
     fi
 done
 

@@ -1,18 +1,33 @@
-"""Booting the real kernel for the integration tests (used by conftest.py and tests)."""
+"""Booting the real kernels for the integration tests (used by conftest.py and tests).
+
+ARCHES lists every ISA the integration tests run on: each test that uses the
+`arch` fixture runs once per ISA whose kernel image `make test` built.
+MACHINE, KERNEL and LOGS are riscv's, for tests that need one ISA only.
+"""
+
+from pathlib import Path
 
 from harness import machines, profiles
 from harness.console import Guest
 
-MACHINE = machines.get("riscv")
+ARCHES = ("riscv", "x86", "m68k", "vax")
 PROFILE = profiles.get("none")
-KERNEL = MACHINE.kernel_path()
-LOGS = machines.ROOT / "build" / "riscv" / "test-logs"
 TIMEOUT = 30.0          # host seconds per command; each takes about one
 
 
-def start_guest(name: str) -> Guest:
-    g = Guest(MACHINE.command(PROFILE), log_path=LOGS / f"{name}.log",
-              line_ending=MACHINE.line_ending, char_delay=MACHINE.char_delay,
+def logs(arch: str) -> Path:
+    return machines.ROOT / "build" / arch / "test-logs"
+
+
+MACHINE = machines.get("riscv")
+KERNEL = MACHINE.kernel_path()
+LOGS = logs("riscv")
+
+
+def start_guest(name: str, arch: str = "riscv") -> Guest:
+    m = machines.get(arch)
+    g = Guest(m.command(PROFILE), log_path=logs(arch) / f"{name}.log",
+              line_ending=m.line_ending, char_delay=m.char_delay,
               cwd=machines.ROOT)
-    g.boot(timeout=MACHINE.boot_timeout)
+    g.boot(timeout=m.boot_timeout)
     return g

@@ -1,15 +1,22 @@
-"""Boot the real kernel (build/riscv/kernel.elf) under QEMU for the integration tests.
+"""Boot the real kernels under QEMU for the integration tests: the ISA matrix.
 
-Every test here is marked `integration`.  They are skipped, with the reason,
-only when the kernel image is missing (`make test` builds it first, so in CI
-they run).  A missing QEMU is an error, not a skip: `make deps` installs it.
+Every test here is marked `integration`.  A test that uses the `arch`
+fixture (directly, or through `boot`, `bench_runs` or `test_guest`) runs
+once per ISA in booting.ARCHES, in the style of kvm-unit-tests' per-ISA
+tables; an ISA whose kernel image is missing is skipped with the reason
+(`make test` builds riscv, x86 and m68k first, so in CI they run).  A
+missing QEMU is an error, not a skip: `make deps` installs it.
 
 Fixtures: `boot` starts and boots a fresh guest (closed after the test);
-`bench_runs` is one session-long guest that has run the whole suite once;
-`test_guest` is another long-lived guest for the t_* programs, so their
-faults cannot disturb the benchmarks.  If a test leaves it panicked or hung,
-the next test gets a freshly booted one: one kernel bug fails one test, not
-every test after it.  Console logs go to build/riscv/test-logs/.
+`bench_runs` is one session-long guest per ISA that has run the whole suite
+once; `test_guest` is another long-lived guest per ISA for the t_* programs,
+so their faults cannot disturb the benchmarks.  If a test leaves it
+panicked or hung, the next test gets a freshly booted one: one kernel bug
+fails one test, not every test after it.  Console logs go to
+build/<arch>/test-logs/.
+
+Under pytest-xdist (`make test` uses two workers, one per core) each ISA's
+tests stay on one worker, so its session guests boot once.
 
 Every command gets TIMEOUT host seconds: each takes about a second, so a
 hang is reported quickly rather than after the suite's generous defaults.
@@ -17,29 +24,35 @@ hang is reported quickly rather than after the suite's generous defaults.
 
 import pytest
 
-from booting import KERNEL, MACHINE, TIMEOUT, start_guest
-from harness import suite
+from booting import ARCHES, TIMEOUT, start_guest
+from harness import machines, suite
 from harness.console import Guest
 
 
 def pytest_collection_modifyitems(config, items):
-    missing = not KERNEL.exists()
     for item in items:
         if "tests/integration/" not in str(item.path).replace("\\", "/"):
             continue
         item.add_marker(pytest.mark.integration)
-        if missing:
-            item.add_marker(pytest.mark.skip(
-                reason=f"{MACHINE.kernel} missing: run `make ARCH=riscv` (make test does)"))
+        arch = getattr(item, "callspec", None) and item.callspec.params.get("arch")
+        item.add_marker(pytest.mark.xdist_group(arch or "riscv"))
+
+
+@pytest.fixture(scope="session", params=ARCHES)
+def arch(request):
+    m = machines.get(request.param)
+    if not m.kernel_path().exists():
+        pytest.skip(f"{m.kernel} missing: run `make ARCH={request.param}`")
+    return request.param
 
 
 @pytest.fixture
-def boot(request):
-    """boot() -> a freshly booted guest, killed after the test."""
+def boot(request, arch):
+    """boot() -> a freshly booted guest of this ISA, killed after the test."""
     made = []
 
     def make() -> Guest:
-        g = start_guest(f"{request.node.name}-{len(made)}")
+        g = start_guest(f"{request.node.name}-{len(made)}", arch)
         made.append(g)
         return g
 
@@ -49,24 +62,22 @@ def boot(request):
 
 
 @pytest.fixture(scope="session")
-def bench_guest():
-    g = start_guest("bench-session")
-    yield g
-    g.close()
-
-
-@pytest.fixture(scope="session")
-def bench_runs(bench_guest):
-    """{benchmark name: BenchRun} from running the suite once on bench_guest."""
-    runs = suite.run_suite(bench_guest, suite.BENCHMARKS, timeout=TIMEOUT)
+def bench_runs(arch):
+    """{benchmark name: BenchRun} from running the suite once on a fresh guest."""
+    g = start_guest("bench-session", arch)
+    try:
+        runs = suite.run_suite(g, suite.BENCHMARKS, timeout=TIMEOUT)
+    finally:
+        g.close()
     return {run.bench.name: run for run in runs}
 
 
 class _Reusable:
     """One guest shared by many tests, rebooted when a test left it unusable."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, arch: str) -> None:
         self.name = name
+        self.arch = arch
         self.boots = 0
         self.guest: Guest | None = None
 
@@ -75,7 +86,7 @@ class _Reusable:
             if self.guest is not None:
                 self.guest.close()
             self.boots += 1
-            self.guest = start_guest(f"{self.name}-{self.boots}")
+            self.guest = start_guest(f"{self.name}-{self.boots}", self.arch)
         return self.guest
 
     def close(self) -> None:
@@ -84,8 +95,8 @@ class _Reusable:
 
 
 @pytest.fixture(scope="session")
-def _test_guests():
-    pool = _Reusable("tests-session")
+def _test_guests(arch):
+    pool = _Reusable("tests-session", arch)
     yield pool
     pool.close()
 

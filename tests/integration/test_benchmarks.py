@@ -1,37 +1,45 @@
-"""The benchmark suite on the real kernel: every case measured, values sane.
+"""The benchmark suite on the real kernels: every case measured, values sane.
 
 Under profile none (-icount shift=0) guest time is one nanosecond per
-instruction, so each case's net time must equal its net instruction count
-to within the clock's resolution.
+instruction, so each case's net time is its net instruction count: the cost
+checks below are in instructions on every ISA.  Where user mode can count
+instructions itself (RISC-V's instret), the two must agree.
 """
 
 import pytest
 
 from harness import suite
 
+COUNTS_INSTRUCTIONS = {"riscv"}      # the others report insns=0: "unknown"
+
 
 @pytest.mark.parametrize("bench", suite.BENCHMARKS, ids=lambda b: b.name)
-def test_each_case_measured(bench_runs, bench):
+def test_each_case_measured(bench_runs, bench, arch):
     run = bench_runs[bench.name]
     assert [r.case for r in run.results] == list(bench.cases)
     for r in run.results:
         assert r.bench == bench.name
         assert r.iters > 0
         assert r.ns > r.loop_ns > 0
-        assert r.insns > r.loop_insns > 0           # RISC-V counts instructions
+        if arch in COUNTS_INSTRUCTIONS:
+            assert r.insns > r.loop_insns > 0
+        else:
+            assert r.insns == r.loop_insns == 0
 
 
 @pytest.mark.parametrize("bench", suite.BENCHMARKS, ids=lambda b: b.name)
-def test_time_is_instructions(bench_runs, bench):
+def test_time_is_instructions(bench_runs, bench, arch):
+    if arch not in COUNTS_INSTRUCTIONS:
+        pytest.skip(f"{arch} user mode has no instruction counter to compare with")
     for r in bench_runs[bench.name].results:
         net_insns = r.insns - r.loop_insns
-        # mtime ticks at 10 MHz: each reading is within 100 ns
+        # the clock and the counter are read a few instructions apart
         assert abs(r.net_ns - net_insns) <= max(400, net_insns // 1000), r.line
 
 
 def test_getpid_cost(bench_runs):
     [r] = bench_runs["getpid"].results
-    assert 20 <= r.insns_per_op <= 2000
+    assert 20 <= r.ns_per_op <= 2000             # instructions, under -icount
     assert r.iters >= 1000
 
 
@@ -39,7 +47,7 @@ def test_cswitch_costs_more_than_getpid(bench_runs):
     [g] = bench_runs["getpid"].results
     [c] = bench_runs["cswitch"].results
     # a round trip is two switches, two reads and two writes
-    assert c.insns_per_op > 4 * g.insns_per_op
+    assert c.ns_per_op > 4 * g.ns_per_op
 
 
 def test_select_cases(bench_runs):
@@ -57,4 +65,4 @@ def test_bcopy_cases(bench_runs):
     for r in by.values():
         assert r.mb_per_s is not None and r.mb_per_s > 0
         # a copy loop moves at least a byte every 8 instructions, at most 64 per instruction
-        assert 1 / 8 <= r.bytes * r.iters / (r.insns - r.loop_insns) <= 64
+        assert 1 / 8 <= r.bytes * r.iters / r.net_ns <= 64
