@@ -124,6 +124,7 @@ TEST_ARCHES := riscv x86 m68k
 test: deps
 	$(MAKE) all ARCH=riscv
 	for a in $(filter-out riscv,$(TEST_ARCHES)); do $(MAKE) all ARCH=$$a || exit 1; done
+	$(MAKE) iso ARCH=x86
 	$(PYTHON) -m pytest -q -n 2 --dist loadgroup tests
 
 clean:
