@@ -92,9 +92,30 @@ $(BUILD)/progs.S: $(GUEST_ELFS) scripts/mkprogs.sh
 $(BUILD)/progs.o: $(BUILD)/progs.S
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
+# ---------------------------------------------------------------- hardware model
+# The timing model is a QEMU plugin (hw-models/plugin/), a host program built
+# with the host compiler against QEMU's plugin header.  The header is QEMU's
+# code: scripts/fetch-qemu-plugin-h.sh fetches it into build/ (never committed).
+HOST_CC       ?= gcc
+HWMODEL_DIR   := build/hw-models
+HWMODEL_SO    := $(HWMODEL_DIR)/libhwmodel.so
+HWMODEL_SRCS  := $(wildcard hw-models/plugin/*.c)
+QEMU_PLUGIN_H := $(HWMODEL_DIR)/include/qemu-plugin.h
+
+$(QEMU_PLUGIN_H): scripts/fetch-qemu-plugin-h.sh
+	scripts/fetch-qemu-plugin-h.sh $@
+
+$(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/plugin/*.h) $(QEMU_PLUGIN_H)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -fPIC -shared \
+	    -I$(HWMODEL_DIR)/include $$(pkg-config --cflags glib-2.0) \
+	    -o $@ $(HWMODEL_SRCS) -lm
+
 # ---------------------------------------------------------------- commands
-.PHONY: all deps run shell test unit-test clean iso
+.PHONY: all deps run shell test unit-test clean iso hwmodel
 all: $(BUILD)/kernel.elf
+
+hwmodel: $(HWMODEL_SO)
 
 # A GRUB rescue image that boots the same kernel from a CD (x86 only):
 # the bootable image, as opposed to QEMU's -kernel shortcut.
@@ -111,18 +132,18 @@ deps:
 	@scripts/install-deps.sh
 
 run: deps
-	$(MAKE) all ARCH=$(ARCH)
+	$(MAKE) all hwmodel ARCH=$(ARCH)
 	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE)
 
 shell: deps
-	$(MAKE) all ARCH=$(ARCH)
+	$(MAKE) all hwmodel ARCH=$(ARCH)
 	$(PYTHON) -m harness shell --arch $(ARCH) --profile $(PROFILE)
 
 # The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
 # kvm-unit-tests), two pytest workers at a time: one per core.
 TEST_ARCHES := riscv x86 m68k
 test: deps
-	$(MAKE) all ARCH=riscv
+	$(MAKE) all hwmodel ARCH=riscv
 	for a in $(filter-out riscv,$(TEST_ARCHES)); do $(MAKE) all ARCH=$$a || exit 1; done
 	$(MAKE) iso ARCH=x86
 	$(PYTHON) -m pytest -q -n 2 --dist loadgroup tests

@@ -1,0 +1,92 @@
+/*
+ * isa_riscv.c: RISC-V instructions as the model sees them.
+ *
+ * classify() sorts an instruction into a cost class by its major opcode
+ * (the low 7 bits; RV32 base + M + A, and the C extension's loads, stores
+ * and jumps in case compressed code ever appears).
+ *
+ * The markers are `slti x0, x0, IMM`: writing x0 makes them no-ops (HINTs
+ * in the RISC-V spec), so a guest runs the same with or without the model.
+ *
+ *      IMM     encoding    meaning                         arguments
+ *      0x7e5   0x7e502013  timed region begin / end        a0 = id<<1 | end
+ *      0x7e6   0x7e602013  read the modelled clock         (mailbox, below)
+ *      0x7e7   0x7e702013  disk request                    a0 = sector (512 B),
+ *                                                          a1 = bytes, a2 = 1 if write
+ *
+ * The clock marker's mailbox: the 16 bytes starting 16 bytes after the
+ * marker (the marker is 32-byte aligned, so they are in the same page):
+ * a 64-bit little-endian modelled time in ns, then a 32-bit word that the
+ * plugin sets to 1.  guests/lib/arch/riscv/bench_arch.S reads it.
+ */
+#include "model.h"
+
+static uint32_t word(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static enum insn_class classify_c(uint16_t h)
+{
+    unsigned quadrant = h & 3, funct3 = h >> 13;
+    switch (quadrant) {
+    case 0:
+        return funct3 == 2 || funct3 == 3 ? CL_LOAD :
+               funct3 == 6 || funct3 == 7 ? CL_STORE : CL_OTHER;
+    case 1:
+        return funct3 == 1 || funct3 == 5 || funct3 == 6 || funct3 == 7 ? CL_BRANCH : CL_OTHER;
+    default:
+        if (funct3 == 2 || funct3 == 3)
+            return CL_LOAD;
+        if (funct3 == 6 || funct3 == 7)
+            return CL_STORE;
+        if (funct3 == 4 && ((h >> 2) & 0x1f) == 0 && ((h >> 7) & 0x1f) != 0)
+            return CL_BRANCH;           /* c.jr, c.jalr */
+        return CL_OTHER;
+    }
+}
+
+static enum insn_class classify(const uint8_t *insn, size_t len)
+{
+    if (len == 2)
+        return classify_c(insn[0] | insn[1] << 8);
+    if (len != 4)
+        return CL_OTHER;
+    uint32_t w = word(insn);
+    switch (w & 0x7f) {
+    case 0x03: case 0x07:               /* LOAD, LOAD-FP */
+        return CL_LOAD;
+    case 0x23: case 0x27:               /* STORE, STORE-FP */
+        return CL_STORE;
+    case 0x2f:                          /* AMO, LR/SC */
+        return CL_ATOMIC;
+    case 0x63: case 0x67: case 0x6f:    /* BRANCH, JALR, JAL */
+        return CL_BRANCH;
+    case 0x33:                          /* OP: M extension has funct7 = 1 */
+        if ((w >> 25) == 1)
+            return ((w >> 12) & 7) < 4 ? CL_MUL : CL_DIV;
+        return CL_OTHER;
+    default:
+        return CL_OTHER;
+    }
+}
+
+static enum marker marker(const uint8_t *insn, size_t len)
+{
+    if (len != 4)
+        return MK_NONE;
+    switch (word(insn)) {
+    case 0x7e502013: return MK_REGION;
+    case 0x7e602013: return MK_CLOCK;
+    case 0x7e702013: return MK_DISK;
+    default:         return MK_NONE;
+    }
+}
+
+const struct isa isa_riscv = {
+    .name = "riscv",
+    .classify = classify,
+    .marker = marker,
+    .arg_reg = { "a0", "a1", "a2" },
+    .big_endian = false,
+};

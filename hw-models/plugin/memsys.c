@@ -1,0 +1,282 @@
+/*
+ * memsys.c: the memory hierarchy in time.
+ *
+ * Pieces: split L1 I and D caches (or one unified L1), an optional unified
+ * L2, a write buffer, and one memory.  Any cache may be absent ("no cache"
+ * is a valid machine: the MicroVAX II had none).
+ *
+ * The memory is a single server with a latency and a bandwidth:
+ *   - a read of B bytes (a line fill, or an uncached load) starts when the
+ *     memory is free, and takes latency + B / bandwidth;
+ *   - a write of B bytes (a write-back, or one write-buffer entry draining)
+ *     takes B / bandwidth: the write buffer hides its latency;
+ *   - transfers are whole bus words (bus_bytes), so a byte store costs as
+ *     much memory time as a word store.
+ * Requests are served in order, so a read miss waits until the writes queued
+ * before it have drained: on a write-through machine a copy loop is paced by
+ * the memory as soon as the write buffer is full, which is the effect the
+ * paper's Tables 5 and 6 show for the DECstation.
+ *
+ * The write buffer holds N stores on their way to memory (or to the L2).
+ * A store into a full buffer stalls the processor until the oldest entry has
+ * drained; with N = 0 every such store waits for its own write.
+ *
+ * A write-allocate cache fetches the line on a store miss, unless the store
+ * writes the whole line.
+ *
+ * The L2, when present, is looked up on every L1 miss and for every write
+ * that leaves L1; a hit costs its latency, a miss a memory access for an L2
+ * line (plus a write-back if that evicts a dirty line).
+ *
+ * Instruction fetch is modelled only through an I-cache: with no I-cache the
+ * cost of fetching is part of the CPI.  Time is in millicycles (model.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "model.h"
+
+struct memsys {
+    struct cache *ic, *dc, *l2;         /* ic == dc for a unified L1 */
+    uint32_t bus;
+    double khz;                         /* processor clock */
+    double mcyc_per_byte;               /* memory transfer time */
+    uint64_t lat;                       /* memory read latency */
+    uint64_t l2_hit;
+    uint64_t mem_free;                  /* the memory is busy until then */
+    uint32_t wb_n, wb_head, wb_count;   /* write buffer: ring of drain times */
+    uint64_t *wb_done;
+    uint64_t wb_last;                   /* when the newest entry drains */
+};
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns)
+{
+    /* ns * kHz / 10^6 cycles; * 1000 for millicycles */
+    return (uint64_t)llround(ns * m->khz / 1000.0);
+}
+
+/* Memory time for `bytes`, in whole bus words. */
+static uint64_t xfer(const struct memsys *m, uint32_t bytes)
+{
+    uint32_t words = (bytes + m->bus - 1) / m->bus;
+    return (uint64_t)llround((double)words * m->bus * m->mcyc_per_byte);
+}
+
+static uint32_t bus_round(const struct memsys *m, uint32_t bytes)
+{
+    return (bytes + m->bus - 1) / m->bus * m->bus;
+}
+
+static uint64_t mem_read(struct memsys *m, struct counters *c, uint64_t now, uint32_t bytes)
+{
+    uint64_t done = max64(now, m->mem_free) + m->lat + xfer(m, bytes);
+    m->mem_free = done;
+    c->bytes_in += bus_round(m, bytes);
+    return done;
+}
+
+static uint64_t mem_write(struct memsys *m, struct counters *c, uint64_t at, uint32_t bytes)
+{
+    uint64_t done = max64(at, m->mem_free) + xfer(m, bytes);
+    m->mem_free = done;
+    c->bytes_out += bus_round(m, bytes);
+    return done;
+}
+
+/* An L1 miss (or an uncached read) fetches `bytes` at paddr from the next
+ * level.  Returns when the data is there. */
+static uint64_t next_read(struct memsys *m, struct counters *c, uint64_t now,
+                          uint64_t paddr, uint32_t bytes)
+{
+    struct cache *l2 = m->l2;
+    if (!l2)
+        return mem_read(m, c, now, bytes);
+    struct cache_result r = cache_access(l2, paddr >> l2->line_shift, false);
+    if (r.hit)
+        return now + m->l2_hit;
+    c->l2miss++;
+    if (r.evicted_dirty) {
+        c->l2wb++;
+        mem_write(m, c, now, l2->g.line);
+    }
+    return mem_read(m, c, now, l2->g.line) + m->l2_hit;
+}
+
+/* `bytes` at paddr leave L1 (a write-back, or a write-through store
+ * draining).  Returns when the next level has taken them. */
+static uint64_t next_write(struct memsys *m, struct counters *c, uint64_t at,
+                           uint64_t paddr, uint32_t bytes)
+{
+    struct cache *l2 = m->l2;
+    if (!l2)
+        return mem_write(m, c, at, bytes);
+    struct cache_result r = cache_access(l2, paddr >> l2->line_shift, true);
+    uint64_t done = at + m->l2_hit;
+    if (!r.hit) {
+        c->l2miss++;
+        if (r.evicted_dirty) {
+            c->l2wb++;
+            mem_write(m, c, at, l2->g.line);
+        }
+        if (r.filled)                   /* write-allocate: fetch the rest */
+            done = max64(done, mem_read(m, c, at, l2->g.line));
+        else
+            return mem_write(m, c, at, bytes);
+    }
+    if (!l2->g.write_back)
+        done = max64(done, mem_write(m, c, at, bytes));
+    return done;
+}
+
+/* A store goes into the write buffer.  Returns when the processor may go on. */
+static uint64_t wbuf_store(struct memsys *m, struct counters *c, uint64_t now,
+                           uint64_t paddr, uint32_t bytes)
+{
+    while (m->wb_count > 0 && m->wb_done[m->wb_head] <= now) {
+        m->wb_head = (m->wb_head + 1) % m->wb_n;
+        m->wb_count--;
+    }
+    if (m->wb_n == 0) {                 /* no buffer: wait for the write */
+        uint64_t done = next_write(m, c, now, paddr, bytes);
+        c->wbuf_stall_mcyc += done - now;
+        return done;
+    }
+    if (m->wb_count == m->wb_n) {       /* full: wait for the oldest entry */
+        uint64_t t = m->wb_done[m->wb_head];
+        m->wb_head = (m->wb_head + 1) % m->wb_n;
+        m->wb_count--;
+        c->wbuf_stall_mcyc += t - now;
+        now = t;
+    }
+    uint64_t done = next_write(m, c, max64(now, m->wb_last), paddr, bytes);
+    m->wb_done[(m->wb_head + m->wb_count) % m->wb_n] = done;
+    m->wb_count++;
+    m->wb_last = done;
+    return now;
+}
+
+uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
+                     uint64_t paddr, unsigned size, bool store)
+{
+    struct cache *dc = m->dc;
+    if (!dc) {
+        if (store)
+            return wbuf_store(m, c, now, paddr, size);
+        return next_read(m, c, now, paddr, size);
+    }
+    unsigned shift = dc->line_shift;
+    bool to_wbuf = store && !dc->g.write_back;
+    for (uint64_t ln = paddr >> shift; ln <= (paddr + size - 1) >> shift; ln++) {
+        struct cache_result r = cache_access(dc, ln, store);
+        if (r.hit)
+            continue;
+        c->dmiss++;
+        if (store)
+            c->dmiss_w++;
+        if (!r.filled) {                /* store miss, no write-allocate */
+            to_wbuf = true;
+            continue;
+        }
+        if (r.evicted_dirty) {
+            c->writebacks++;
+            next_write(m, c, now, r.victim << shift, dc->g.line);
+        }
+        /* A store that writes the whole line need not fetch it first
+         * (one-word lines, as on the R2000, are never fetched by stores). */
+        if (!(store && size >= dc->g.line && !(paddr & (dc->g.line - 1))))
+            now = next_read(m, c, now, ln << shift, dc->g.line);
+    }
+    if (to_wbuf)
+        now = wbuf_store(m, c, now, paddr, size);
+    return now;
+}
+
+uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno)
+{
+    struct cache *ic = m->ic;
+    struct cache_result r = cache_access(ic, lineno, false);
+    if (r.hit)
+        return now;
+    c->imiss++;
+    if (r.evicted_dirty) {              /* only in a unified cache */
+        c->writebacks++;
+        next_write(m, c, now, r.victim << ic->line_shift, ic->g.line);
+    }
+    return next_read(m, c, now, lineno << ic->line_shift, ic->g.line);
+}
+
+bool memsys_has_icache(const struct memsys *m)
+{
+    return m->ic != NULL;
+}
+
+unsigned memsys_iline_shift(const struct memsys *m)
+{
+    return m->ic ? m->ic->line_shift : 0;
+}
+
+void memsys_flush(struct memsys *m)
+{
+    if (m->ic)
+        cache_flush(m->ic);
+    if (m->dc && m->dc != m->ic)
+        cache_flush(m->dc);
+    if (m->l2)
+        cache_flush(m->l2);
+}
+
+static struct cache *make(const struct cache_geom *g, const char *which, const char **err)
+{
+    static char msg[160];
+    if (g->size == 0)
+        return NULL;
+    const char *why = NULL;
+    struct cache *c = cache_new(g, &why);
+    if (!c) {
+        snprintf(msg, sizeof(msg), "%s: %s", which, why);
+        *err = msg;
+    }
+    return c;
+}
+
+struct memsys *memsys_new(const struct memsys_params *p, const char **err)
+{
+    *err = NULL;
+    if (!(p->clock_mhz > 0)) {
+        *err = "clock_mhz must be > 0";
+        return NULL;
+    }
+    if (!(p->mem_mbs > 0)) {
+        *err = "mem_mbs (memory bandwidth) must be > 0";
+        return NULL;
+    }
+    if (p->mem_latency_ns < 0 || p->l2_latency_ns < 0) {
+        *err = "latencies must be >= 0";
+        return NULL;
+    }
+    if (p->bus_bytes == 0 || (p->bus_bytes & (p->bus_bytes - 1))) {
+        *err = "bus_bytes must be a power of two";
+        return NULL;
+    }
+    struct memsys *m = calloc(1, sizeof(*m));
+    m->dc = make(&p->dc, "dcache", err);
+    m->ic = p->unified ? m->dc : make(&p->ic, "icache", err);
+    m->l2 = make(&p->l2, "l2", err);
+    if (*err) {
+        free(m);
+        return NULL;
+    }
+    m->bus = p->bus_bytes;
+    m->khz = p->clock_mhz * 1000.0;
+    m->mcyc_per_byte = m->khz / p->mem_mbs;
+    m->lat = memsys_ns_to_mcyc(m, p->mem_latency_ns);
+    m->l2_hit = memsys_ns_to_mcyc(m, p->l2_latency_ns);
+    m->wb_n = p->wbuf_entries;
+    m->wb_done = calloc(m->wb_n ? m->wb_n : 1, sizeof(uint64_t));
+    return m;
+}

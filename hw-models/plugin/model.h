@@ -1,0 +1,123 @@
+/*
+ * model.h: the pieces of the hardware model and how they fit together.
+ *
+ *   cache.c    one set-associative LRU cache: hit or miss, what it evicts
+ *              (functional only: no time);
+ *   memsys.c   the memory hierarchy in time: L1 I and D caches, optional L2,
+ *              a write buffer and a memory with latency and bandwidth;
+ *   isa_*.c    what one ISA's instructions are: class (load, store, branch,
+ *              multiply, divide) and the marker encodings;
+ *   hwmodel.c  the QEMU plugin: instruments translated code, keeps the
+ *              counters, logs one record per timed region.
+ *
+ * Time unit: the millicycle ("mcyc", 1/1000 of a processor cycle), so that
+ * a fractional CPI such as 1.28 adds an exact integer per instruction and
+ * every counter stays an integer: runs are bit-for-bit repeatable.
+ */
+#ifndef HWMODEL_MODEL_H
+#define HWMODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MCYC 1000u                      /* millicycles per cycle */
+
+/*
+ * Everything counted, for the whole run.  A region's record is the
+ * difference of two snapshots.  The first three are updated by inline code
+ * that QEMU generates (no function call); the rest by the callbacks.
+ * Modelled time is always static_mcyc + stall_mcyc.
+ */
+struct counters {
+    uint64_t insns;                     /* inline: instructions executed      */
+    uint64_t static_mcyc;               /* inline: CPI + class extras + traps */
+    uint64_t traps;                     /* inline: entries to the trap vector */
+    uint64_t stall_mcyc;                /* memory stalls and disk waits       */
+    uint64_t loads, stores;
+    uint64_t imiss, dmiss, dmiss_w;     /* dmiss_w: the part of dmiss by stores */
+    uint64_t writebacks;                /* dirty lines evicted from L1 D      */
+    uint64_t l2miss, l2wb;
+    uint64_t bytes_in, bytes_out;       /* bytes read from / written to memory */
+    uint64_t wbuf_stall_mcyc;           /* part of stall_mcyc: write buffer full */
+    uint64_t disk_reqs, disk_mcyc;      /* part of stall_mcyc: disk requests  */
+};
+
+/* ------------------------------------------------------------ cache.c */
+
+struct cache_geom {
+    uint32_t size, line, assoc;         /* bytes, bytes, ways */
+    bool write_back;                    /* else write-through */
+    bool write_allocate;                /* a store miss fills the line */
+};
+
+struct cache {
+    struct cache_geom g;
+    uint32_t sets;
+    unsigned line_shift;
+    /* sets * assoc entries; within a set, most recently used first.
+     * entry = (line number + 1) << 1 | dirty; 0 is an empty way. */
+    uint64_t *way;
+};
+
+struct cache_result {
+    bool hit;
+    bool filled;                        /* a miss that allocated the line    */
+    bool evicted_dirty;                 /* ... and pushed out a dirty line   */
+    uint64_t victim;                    /* its line number                   */
+};
+
+/* NULL with a message in *err if the geometry is impossible. */
+struct cache *cache_new(const struct cache_geom *g, const char **err);
+void cache_flush(struct cache *c);      /* empty it, dropping dirty data */
+struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write);
+
+/* ------------------------------------------------------------ memsys.c */
+
+struct memsys_params {
+    struct cache_geom ic, dc, l2;       /* size 0: no such cache */
+    bool unified;                       /* one L1 for both (ic ignored) */
+    uint32_t wbuf_entries;              /* write buffer depth, 0 = none */
+    double clock_mhz;
+    double mem_latency_ns, mem_mbs;     /* memory: latency, bandwidth (10^6 B/s) */
+    uint32_t bus_bytes;                 /* memory transfers are in these units */
+    double l2_latency_ns;               /* an L2 hit */
+};
+
+struct memsys;
+
+struct memsys *memsys_new(const struct memsys_params *p, const char **err);
+void memsys_flush(struct memsys *m);
+/* Time is in millicycles.  Each returns the time at which the processor may
+ * go on (>= now); the difference is the stall. */
+uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
+                     uint64_t paddr, unsigned size, bool store);
+uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
+bool memsys_has_icache(const struct memsys *m);
+unsigned memsys_iline_shift(const struct memsys *m);
+uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);
+
+/* ------------------------------------------------------------ isa_*.c */
+
+enum insn_class {
+    CL_OTHER, CL_LOAD, CL_STORE, CL_ATOMIC, CL_BRANCH, CL_MUL, CL_DIV, NCLASS
+};
+
+enum marker {
+    MK_NONE,
+    MK_REGION,                          /* bench_region_begin/end     */
+    MK_CLOCK,                           /* bench_now_ns: fill mailbox */
+    MK_DISK,                            /* disk_request               */
+};
+
+struct isa {
+    const char *name;
+    enum insn_class (*classify)(const uint8_t *insn, size_t len);
+    enum marker (*marker)(const uint8_t *insn, size_t len);
+    const char *arg_reg[3];             /* registers holding marker arguments */
+    bool big_endian;                    /* byte order of the mailbox */
+};
+
+extern const struct isa isa_riscv;
+
+#endif
