@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import checks, machines, profiles, report, suite
+from . import checks, hwmodel, machines, profiles, report, suite
 from .console import Guest
 from .errors import HarnessError
 from .machines import ROOT
@@ -31,11 +31,25 @@ def _say(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def _model_args(machine: machines.Machine, profile: profiles.Profile,
+                hw_log: Path) -> list[str]:
+    """QEMU arguments that load the hardware model, if the profile has one."""
+    if profile.hw is None:
+        return []
+    return hwmodel.emulator_args(profile.hw, machine.arch, machine.kernel_path(), hw_log)
+
+
+def _hw_log(log_path: Path) -> Path:
+    return log_path.with_name(log_path.stem + ".hw.log")
+
+
 def _start_guest(args: argparse.Namespace, log_path: Path | None) -> tuple[Guest, machines.Machine,
                                                                            profiles.Profile]:
     machine = machines.get(args.arch)
     profile = profiles.get(args.profile)
     argv = machine.command(profile)
+    if log_path is not None:
+        argv += _model_args(machine, profile, _hw_log(log_path))
     guest = Guest(argv, log_path=log_path, line_ending=machine.line_ending,
                   char_delay=machine.char_delay, cwd=ROOT)
     return guest, machine, profile
@@ -69,11 +83,38 @@ def cmd_run(args: argparse.Namespace) -> int:
         meta={"emulator": emulator, "qemu_version": machines.parse_qemu_version(emulator),
               "git_commit": commit, "git_dirty": dirty, "created": report.now_utc(),
               "command": guest.argv})
-    print(report.format_report(record), end="")
+    if profile.hw is not None and profile.hw.model:
+        joined = _join_model_log(record, _hw_log(log_path))
+        print(report.format_report(record), end="")
+        print()
+        print(hwmodel.format_counters(profile.hw, joined), end="")
+    else:
+        print(report.format_report(record), end="")
     report.write_json(record, out / f"{stem}.json")
     report.write_csv(record, out / f"{stem}.csv")
     _say(f"harness: wrote {out / stem}.json, .csv and .log")
     return 0
+
+
+def profile_data(name: str) -> dict:
+    hw = profiles.get(name).hw
+    return hw.data if hw is not None else {}
+
+
+def _join_model_log(record: report.RunRecord, hw_log: Path) -> list[hwmodel.Joined]:
+    """Pair each RESULT with the model's region records; keep them in the JSON."""
+    regions, warnings = hwmodel.read_log(hw_log)
+    for w in warnings:
+        _say(f"harness: hardware model: {w}")
+    joined = hwmodel.join(record.results, regions)
+    record.meta["hwmodel"] = {
+        "profile": record.profile, "log": str(hw_log),
+        "params": profile_data(record.profile),
+        "counters": [{"bench": j.result.bench, "case": j.result.case,
+                      "timed": j.timed.fields, "empty": j.empty.fields,
+                      "per_op": j.counters()} for j in joined],
+    }
+    return joined
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -99,7 +140,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_shell(args: argparse.Namespace) -> int:
     machine = machines.get(args.arch)
-    argv = machine.command(profiles.get(args.profile), interactive=True)
+    profile = profiles.get(args.profile)
+    argv = machine.command(profile, interactive=True)
+    argv += _model_args(machine, profile,
+                        Path("results") / f"{args.arch}-{args.profile}-shell.hw.log")
     _say(f"harness: {' '.join(argv)}")
     _say("harness: type `halt` at the guest prompt to power off, or Ctrl-A x to quit QEMU")
     os.chdir(ROOT)
@@ -121,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--arch", default="riscv", choices=sorted(machines.MACHINES),
                         help="which ISA to boot (default riscv)")
-        sp.add_argument("--profile", default="none", choices=sorted(profiles.PROFILES),
+        sp.add_argument("--profile", default="none", choices=profiles.names(),
                         help="timing profile (default none: plain -icount, 1 insn = 1 ns)")
 
     sp = sub.add_parser("run", help="run the benchmark suite and print the tables")

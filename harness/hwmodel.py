@@ -1,0 +1,444 @@
+"""Hardware-model profiles (hw-models/profiles/NAME.toml) and the plugin's log.
+
+    hw = load_profile("ds3100")                  # validated, or SetupError
+    argv += emulator_args(hw, "riscv", log_path) # -plugin libhwmodel.so,...
+    records = read_log(log_path)                 # HWREGION lines -> Region
+    joined = join(results, records)              # RESULT line -> its two regions
+
+A profile describes one machine: processor (clock, CPI, extra cycles per
+instruction class, trap entry), caches, memory, disk.  Every field is
+required, so a typo or a forgotten field is caught here, with a message that
+names the field, before QEMU starts; the plugin (hw-models/plugin/) checks
+again.  `overrides` ({"memory.bandwidth_mbs": 8.0}) change fields for sweeps
+and calibration and are validated the same way.
+
+The plugin writes one HWREGION record per timed region (docs/protocol.md).
+join() pairs each benchmark RESULT with the records of its timed and empty
+regions: the guest printed ns == the record's clock_ns exactly, because the
+guest read the same modelled clock; a mismatch is an error, not a guess.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .elfsyms import Symbols
+from .errors import HarnessError, SetupError
+from .protocol import Result
+
+ROOT = Path(__file__).resolve().parent.parent
+PROFILE_DIR = ROOT / "hw-models" / "profiles"
+PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
+
+# Per ISA: the kernel's trap vector (every exception, interrupt and system
+# call enters there: the plugin counts traps by it) and guest RAM.
+TRAP_SYMBOLS = {"riscv": ("trap_entry",)}
+RAM = {"riscv": (0x80000000, 128 << 20)}
+PLUGIN_ISAS = ("riscv",)            # ISAs the plugin has instruction classes for
+
+# ------------------------------------------------------------------ schema
+
+def _pos(v: Any) -> str | None:
+    return None if _num(v) and v > 0 else "must be a number > 0"
+
+
+def _nonneg(v: Any) -> str | None:
+    return None if _num(v) and v >= 0 else "must be a number >= 0"
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _count(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else \
+        "must be a whole number >= 0"
+
+
+def _poscount(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and v > 0 else \
+        "must be a whole number > 0"
+
+
+def _pow2(v: Any) -> str | None:
+    if _poscount(v):
+        return "must be a power of two"
+    return None if v & (v - 1) == 0 else "is not a power of two"
+
+
+def _str(v: Any) -> str | None:
+    return None if isinstance(v, str) else "must be a string"
+
+
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "must be true or false"
+
+
+def _policy(v: Any) -> str | None:
+    return None if v in ("write-back", "write-through") else \
+        'must be "write-back" or "write-through"'
+
+
+TOP = {"name": _str, "machine": _str, "isa": _str, "paper": _str, "paper_os": _str,
+       "mips": _pos}
+SECTIONS: dict[str, dict[str, Any]] = {
+    "cpu": {"clock_mhz": _pos, "cpi": _pos, "load_extra": _nonneg, "store_extra": _nonneg,
+            "branch_extra": _nonneg, "mul_extra": _nonneg, "div_extra": _nonneg,
+            "trap_extra": _nonneg},
+    "icache": {"size": _count, "line": _pow2, "assoc": _poscount},
+    "dcache": {"size": _count, "line": _pow2, "assoc": _poscount, "write_policy": _policy,
+               "write_allocate": _bool, "write_buffer": _count},
+    "l2": {"size": _count, "line": _pow2, "assoc": _poscount, "latency_ns": _nonneg,
+           "write_policy": _policy, "write_allocate": _bool},
+    "memory": {"latency_ns": _nonneg, "bandwidth_mbs": _pos, "bus_bytes": _pow2},
+    "disk": {"overhead_us": _nonneg, "seek_ms": _nonneg, "rpm": _nonneg,
+             "transfer_mbs": _pos, "cylinder_sectors": _poscount},
+}
+OPTIONAL_SECTIONS = ("l2",)
+OPTIONAL_KEYS = {"dcache": {"unified": _bool}}
+FREE_SECTIONS = ("calibration",)     # written by the calibration, not checked
+CACHES = ("icache", "dcache", "l2")
+
+
+@dataclass(frozen=True)
+class HwProfile:
+    name: str
+    path: Path
+    data: dict[str, Any]             # the validated TOML, with overrides applied
+
+    @property
+    def model(self) -> bool:
+        return self.data.get("model", True)
+
+    @property
+    def isa(self) -> str:
+        return self.data["isa"]
+
+    @property
+    def mips(self) -> float:
+        return float(self.data.get("mips", 1000.0))
+
+    @property
+    def machine(self) -> str:
+        return self.data["machine"]
+
+    def get(self, dotted: str) -> Any:
+        section, _, key = dotted.rpartition(".")
+        d = self.data[section] if section else self.data
+        return d[key]
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+
+
+def profile_path(name: str) -> Path:
+    path = PROFILE_DIR / f"{name}.toml"
+    if not path.exists():
+        raise SetupError(f"unknown profile {name!r} (known: {', '.join(names())})")
+    return path
+
+
+def load_profile(name: str, overrides: dict[str, Any] | None = None,
+                 path: Path | None = None) -> HwProfile:
+    """Read and validate a profile; SetupError naming the field if it is wrong."""
+    path = path or profile_path(name)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SetupError(f"profile {name!r} ({path}): not valid TOML: {e}") from None
+    data = copy.deepcopy(data)
+    for dotted, value in (overrides or {}).items():
+        section, _, key = dotted.rpartition(".")
+        target = data.setdefault(section, {}) if section else data
+        if not isinstance(target, dict):
+            raise SetupError(f"profile {name!r}: cannot override {dotted}")
+        target[key] = value
+    problem = validate(data)
+    if problem:
+        raise SetupError(f"profile {name!r} ({_rel(path)}): {problem}")
+    if data.get("name") != name and path == PROFILE_DIR / f"{name}.toml":
+        raise SetupError(f"profile {name!r} ({_rel(path)}): name = {data.get('name')!r} "
+                         f"does not match the file name")
+    return HwProfile(name, path, data)
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def validate(data: dict[str, Any]) -> str | None:
+    """The first thing wrong with a profile, as a message naming the field."""
+    if data.get("model", True) is False:
+        for key in ("name", "machine", "isa"):
+            if key not in data:
+                return f"{key} is missing"
+        return None
+    for key, check in TOP.items():
+        if key not in data:
+            return f"{key} is missing"
+        why = check(data[key])
+        if why:
+            return f"{key} = {data[key]!r} {why}"
+    known_top = set(TOP) | set(SECTIONS) | set(FREE_SECTIONS) | {"model"}
+    for key in data:
+        if key not in known_top:
+            return f"unknown field {key!r}"
+    for section, fields in SECTIONS.items():
+        if section not in data:
+            if section in OPTIONAL_SECTIONS:
+                continue
+            return f"section [{section}] is missing"
+        sec = data[section]
+        if not isinstance(sec, dict):
+            return f"[{section}] must be a section"
+        no_cache = section in CACHES and sec.get("size") == 0
+        allowed = dict(fields, **OPTIONAL_KEYS.get(section, {}))
+        for key in sec:
+            if key not in allowed:
+                return f"[{section}] unknown field {key!r}"
+        for key, check in fields.items():
+            if no_cache and key != "size":
+                continue                     # size = 0: no such cache, nothing else needed
+            if key not in sec:
+                return f"[{section}] {key} is missing"
+            why = check(sec[key])
+            if why:
+                return f"[{section}] {key} = {sec[key]!r} {why}"
+        for key, check in OPTIONAL_KEYS.get(section, {}).items():
+            if key in sec and check(sec[key]):
+                return f"[{section}] {key} = {sec[key]!r} {check(sec[key])}"
+        if section in CACHES and not no_cache:
+            size, line, assoc = sec["size"], sec["line"], sec["assoc"]
+            if size < line:
+                return f"[{section}] size = {size} is smaller than one line ({line} bytes)"
+            if size % (line * assoc):
+                return (f"[{section}] size = {size} is not a whole number of sets "
+                        f"(line {line} x assoc {assoc})")
+            sets = size // (line * assoc)
+            if sets & (sets - 1):
+                return f"[{section}] size = {size} gives {sets} sets, not a power of two"
+    dc, ic, l2 = data["dcache"], data["icache"], data.get("l2")
+    if dc.get("unified") and ic.get("size", 0) != 0:
+        return "[dcache] unified = true, so [icache] size must be 0"
+    if l2 and l2.get("size", 0):
+        for sec in ("icache", "dcache"):
+            c = data[sec]
+            if c.get("size", 0) and c["line"] > l2["line"]:
+                return f"[l2] line = {l2['line']} is smaller than the [{sec}] line ({c['line']})"
+    return None
+
+
+# ------------------------------------------------------------------ QEMU arguments
+
+def plugin_args(hw: HwProfile, kernel_elf: Path | None, log_path: Path) -> list[str]:
+    """The plugin's key=value arguments for this profile."""
+    d = hw.data
+    cpu, ic, dc, mem, disk = d["cpu"], d["icache"], d["dcache"], d["memory"], d["disk"]
+    l2 = d.get("l2") or {"size": 0}
+
+    def b(v: bool) -> str:
+        return "on" if v else "off"
+
+    args = [f"out={log_path}",
+            f"clock_mhz={cpu['clock_mhz']}", f"cpi={cpu['cpi']}",
+            f"load={cpu['load_extra']}", f"store={cpu['store_extra']}",
+            f"branch={cpu['branch_extra']}", f"mul={cpu['mul_extra']}",
+            f"div={cpu['div_extra']}", f"trap={cpu['trap_extra']}"]
+    if ic["size"]:
+        args += [f"ic_size={ic['size']}", f"ic_line={ic['line']}", f"ic_assoc={ic['assoc']}"]
+    if dc["size"]:
+        args += [f"dc_size={dc['size']}", f"dc_line={dc['line']}", f"dc_assoc={dc['assoc']}",
+                 f"dc_wb={b(dc['write_policy'] == 'write-back')}",
+                 f"dc_alloc={b(dc['write_allocate'])}",
+                 f"unified={b(dc.get('unified', False))}"]
+    if dc["size"] or "write_buffer" in dc:
+        args.append(f"wbuf={dc.get('write_buffer', 0)}")
+    if l2["size"]:
+        args += [f"l2_size={l2['size']}", f"l2_line={l2['line']}", f"l2_assoc={l2['assoc']}",
+                 f"l2_ns={l2['latency_ns']}", f"l2_wb={b(l2['write_policy'] == 'write-back')}",
+                 f"l2_alloc={b(l2['write_allocate'])}"]
+    args += [f"mem_ns={mem['latency_ns']}", f"mem_mbs={mem['bandwidth_mbs']}",
+             f"bus={mem['bus_bytes']}",
+             f"disk_overhead_us={disk['overhead_us']}", f"disk_seek_ms={disk['seek_ms']}",
+             f"disk_rpm={disk['rpm']}", f"disk_mbs={disk['transfer_mbs']}",
+             f"disk_cyl_sectors={disk['cylinder_sectors']}"]
+    base, size = RAM.get(hw.isa, (0, 0))
+    if size:
+        args += [f"ram_base={base:#x}", f"ram_size={size}"]
+    if kernel_elf is not None:
+        syms = Symbols.load(kernel_elf)
+        for name in TRAP_SYMBOLS.get(hw.isa, ()):
+            addr = syms.address(name)
+            if addr is None:
+                raise SetupError(f"{kernel_elf}: no symbol {name!r} (the trap vector)")
+            args.append(f"trap_pc={addr:#x}")
+    for a in args:
+        if "," in a:
+            raise SetupError(f"plugin argument {a!r} contains a comma")
+    return args
+
+
+def emulator_args(hw: HwProfile, arch: str, kernel_elf: Path | None, log_path: Path,
+                  extra: list[str] | None = None) -> list[str]:
+    """-plugin ... for QEMU; [] for a profile without a model."""
+    if not hw.model:
+        return []
+    if hw.isa != arch:
+        raise SetupError(f"profile {hw.name!r} models a {hw.isa} machine, not {arch}")
+    if arch not in PLUGIN_ISAS:
+        raise SetupError(f"the hardware model has no {arch} instruction classes yet "
+                         f"(profile {hw.name!r})")
+    if not PLUGIN.exists():
+        raise SetupError(f"{_rel(PLUGIN)} is missing: run `make hwmodel`")
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    args = plugin_args(hw, kernel_elf, log_path) + list(extra or [])
+    return ["-plugin", ",".join([str(PLUGIN), *args])]
+
+
+# ------------------------------------------------------------------ the log
+
+COUNTERS = ("insns", "loads", "stores", "imiss", "dmiss", "dmiss_w", "writebacks", "l2miss",
+            "bytes_in", "bytes_out", "traps", "disk", "disk_ns", "stall_cycles",
+            "wbuf_cycles", "cycles", "ns")
+
+
+@dataclass
+class Region:
+    """One HWREGION record: counters for one timed region."""
+
+    seq: int
+    id: int
+    fields: dict[str, int]
+    line: str = ""
+
+    def __getitem__(self, key: str) -> int:
+        return self.fields[key]
+
+    @property
+    def clock_ns(self) -> int:
+        return self.fields["clock_ns"]
+
+
+def parse_fields(words: list[str], line: str) -> dict[str, int]:
+    out = {}
+    for w in words:
+        k, eq, v = w.partition("=")
+        if not eq:
+            raise HarnessError(f"hardware model log: bad field {w!r} in {line!r}")
+        try:
+            out[k] = int(v)
+        except ValueError:
+            out[k] = v                      # type: ignore[assignment]
+    return out
+
+
+def read_log(path: Path) -> tuple[list[Region], list[str]]:
+    """(region records, warning lines) from a plugin log."""
+    regions: list[Region] = []
+    warnings: list[str] = []
+    if not path.exists():
+        return regions, warnings
+    for line in path.read_text().splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "HWREGION":
+            f = parse_fields(words[1:], line)
+            regions.append(Region(f.pop("seq"), f.pop("id"), f, line))
+        elif words[0] == "HWWARN":
+            warnings.append(line)
+    return regions, warnings
+
+
+@dataclass
+class Joined:
+    """A RESULT line with its timed and empty regions."""
+
+    result: Result
+    timed: Region
+    empty: Region
+
+    def per_op(self, key: str) -> float:
+        """Counter per operation, empty loop subtracted (like ns per op)."""
+        iters = self.result.iters or 1
+        return (self.timed[key] - self.empty[key]) / iters
+
+    def counters(self) -> dict[str, float]:
+        return {k: self.per_op(k) for k in COUNTERS}
+
+
+def join(results: list[Result], regions: list[Region]) -> list[Joined]:
+    """Pair each result, in order, with the first later timed/empty pair whose
+    clocks equal its ns and loop_ns."""
+    out = []
+    i = 0
+    for r in results:
+        found = None
+        for k in range(i, len(regions) - 1):
+            t, e = regions[k], regions[k + 1]
+            if t.id % 2 == 0 and e.id == t.id + 1 and t.clock_ns == r.ns and \
+                    e.clock_ns == r.loop_ns:
+                found = k
+                break
+        if found is None:
+            raise HarnessError(f"hardware model: no region records match "
+                               f"{r.bench} {r.case} (ns={r.ns} loop_ns={r.loop_ns}): "
+                               f"guest time and model log disagree")
+        out.append(Joined(r, regions[found], regions[found + 1]))
+        i = found + 2
+    return out
+
+
+# ------------------------------------------------------------------ report
+
+COLUMNS = (("insns", "insns"), ("loads", "loads"), ("stores", "stores"),
+           ("I-miss", "imiss"), ("D-miss", "dmiss"), ("wr-back", "writebacks"),
+           ("B in", "bytes_in"), ("B out", "bytes_out"), ("traps", "traps"),
+           ("cycles", "cycles"), ("stall%", None))
+
+
+def _cell(v: float) -> str:
+    if v == 0:
+        return "0"
+    a = abs(v)
+    if a >= 100:
+        return f"{v:.0f}"
+    if a >= 1:
+        return f"{v:.1f}"
+    return f"{v:.3f}"
+
+
+def format_counters(hw: HwProfile, joined: list[Joined]) -> str:
+    """A table of counters per operation, as Chen et al. print beside each
+    benchmark: one row per RESULT, empty-loop counts subtracted."""
+    header = ["benchmark", *[c for c, _ in COLUMNS]]
+    rows = []
+    for j in joined:
+        c = j.counters()
+        cells = [f"{j.result.bench} {j.result.case}"]
+        for _, key in COLUMNS:
+            if key is None:
+                stall = c["stall_cycles"] / c["cycles"] * 100 if c["cycles"] else 0.0
+                cells.append(f"{stall:.0f}")
+            else:
+                cells.append(_cell(c[key]))
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [f"Hardware model counters per operation: profile {hw.name}, {hw.machine}"]
+    fmt = lambda r: "  ".join([r[0].ljust(widths[0])] +  # noqa: E731
+                              [x.rjust(w) for x, w in zip(r[1:], widths[1:])])
+    lines.append(fmt(header))
+    lines.append("  ".join("-" * w for w in widths))
+    lines += [fmt(r) for r in rows]
+    lines.append("(per operation, empty loop subtracted; stall% = memory and disk stall "
+                 "cycles / all cycles; B = bytes to/from memory)")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,160 @@
+"""Hardware-model profiles: loading, validation, plugin arguments, the log join.
+
+No QEMU here: the model itself is checked in tests/integration/test_hwmodel.py.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness import hwmodel, profiles
+from harness.errors import HarnessError, SetupError
+from harness.protocol import parse_line
+
+import hwmodel_ref
+
+GOOD = (hwmodel.PROFILE_DIR / "ds3100.toml").read_text()
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "t.toml"
+    p.write_text(text)
+    return p
+
+
+def load_text(tmp_path: Path, text: str, overrides=None):
+    return hwmodel.load_profile("t", overrides=overrides, path=write(tmp_path, text))
+
+
+def edit(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize("name", hwmodel.names())
+def test_every_shipped_profile_loads(name):
+    hw = hwmodel.load_profile(name)
+    assert hw.name == name
+    p = profiles.get(name)
+    assert p.name == name and p.mips > 0
+
+
+def test_paper_profiles_match_table1():
+    from harness import paper
+    for name in ("ds3100", "sun4", "m2000", "sun3", "mvax2", "vax8800"):
+        hw = hwmodel.load_profile(name)
+        assert hw.mips == paper.TABLE1[hw.data["paper"]].mips, name
+
+
+def test_free_parameters_are_marked():
+    for name in ("ds3100", "sun4", "m2000"):
+        text = (hwmodel.PROFILE_DIR / f"{name}.toml").read_text()
+        assert re.search(r"^cpi = .*# CALIBRATED", text, re.M), name
+        assert re.search(r"^bandwidth_mbs = .*# CALIBRATED", text, re.M), name
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("cpi = ", "# cpi = ", r"\[cpu\] cpi is missing"),
+    ("line = 4\nassoc = 1\nwrite_policy", "line = 24\nassoc = 1\nwrite_policy",
+     r"\[dcache\] line = 24 is not a power of two"),
+    ("size = 65536\nline = 4\nassoc = 1\n\n[dcache]", "size = 2\nline = 4\nassoc = 1\n\n[dcache]",
+     r"\[icache\] size = 2 is smaller than one line \(4 bytes\)"),
+    ("bandwidth_mbs = ", "bandwidth_mbs = 0 #", r"\[memory\] bandwidth_mbs = 0 must be a number > 0"),
+    ("bandwidth_mbs = ", "bandwidth_mbs = -5 #", r"\[memory\] bandwidth_mbs = -5 must be"),
+    ('write_policy = "write-through"', 'write_policy = "write-around"',
+     r"\[dcache\] write_policy = 'write-around' must be"),
+    ("mips = 13", "mips = 13\ncolour = 1", r"unknown field 'colour'"),
+    ("trap_extra = 5", "trap_extra = 5\ntrap_extar = 5", r"\[cpu\] unknown field 'trap_extar'"),
+    ("size = 65536\nline = 4\nassoc = 1\nwrite_policy",
+     "size = 49152\nline = 4\nassoc = 1\nwrite_policy", r"\[dcache\] size = 49152 gives 12288 sets"),
+    ("write_buffer = 4", "write_buffer = 1.5", r"\[dcache\] write_buffer = 1.5 must be a whole"),
+])
+def test_bad_profiles_name_the_field(tmp_path, old, new, message):
+    with pytest.raises(SetupError, match=message):
+        load_text(tmp_path, edit(GOOD, old, new))
+
+
+def test_missing_section(tmp_path):
+    with pytest.raises(SetupError, match=r"section \[disk\] is missing"):
+        load_text(tmp_path, GOOD[:GOOD.index("[disk]")])
+
+
+def test_not_toml(tmp_path):
+    with pytest.raises(SetupError, match="not valid TOML"):
+        load_text(tmp_path, "cpi = = 1")
+
+
+def test_unknown_profile():
+    with pytest.raises(SetupError, match=r"unknown profile 'vax11780' \(known: .*ds3100"):
+        hwmodel.load_profile("vax11780")
+    with pytest.raises(SetupError, match="unknown profile 'vax11780'"):
+        profiles.get("vax11780")
+
+
+def test_no_cache_needs_only_size(tmp_path):
+    text = edit(GOOD, "size = 65536\nline = 4\nassoc = 1\n\n[dcache]", "size = 0\n\n[dcache]")
+    hw = load_text(tmp_path, text)
+    args = hwmodel.plugin_args(hw, None, Path("/tmp/x.log"))
+    assert not any(a.startswith("ic_") for a in args)
+
+
+def test_overrides_are_validated(tmp_path):
+    hw = load_text(tmp_path, GOOD, {"memory.bandwidth_mbs": 2.5})
+    assert hw.get("memory.bandwidth_mbs") == 2.5
+    with pytest.raises(SetupError, match=r"bandwidth_mbs = 0 must be"):
+        load_text(tmp_path, GOOD, {"memory.bandwidth_mbs": 0})
+
+
+def test_wrong_isa_refused_before_qemu():
+    hw = hwmodel.load_profile("sun3")
+    with pytest.raises(SetupError, match="models a m68k machine, not riscv"):
+        hwmodel.emulator_args(hw, "riscv", None, Path("/tmp/x.log"))
+    with pytest.raises(SetupError, match="no m68k instruction classes"):
+        hwmodel.emulator_args(hw, "m68k", None, Path("/tmp/x.log"))
+
+
+def test_none_profile_has_no_model():
+    hw = hwmodel.load_profile("none")
+    assert not hw.model
+    assert hwmodel.emulator_args(hw, "riscv", None, Path("/tmp/x.log")) == []
+
+
+def test_plugin_args():
+    hw = hwmodel.load_profile("ds3100")
+    args = hwmodel.plugin_args(hw, None, Path("/tmp/ds.log"))
+    assert "out=/tmp/ds.log" in args and "clock_mhz=16.67" in args
+    assert "dc_wb=off" in args and "dc_alloc=on" in args and "wbuf=4" in args
+    sun4 = hwmodel.plugin_args(hwmodel.load_profile("sun4"), None, Path("/tmp/s.log"))
+    assert "unified=on" in sun4 and "dc_wb=on" in sun4
+
+
+def region(seq, id, clock_ns, **f):
+    fields = {k: 0 for k in hwmodel.COUNTERS}
+    fields.update(f, clock_ns=clock_ns, clock_reads=2)
+    return hwmodel.Region(seq, id, fields)
+
+
+def test_join_pairs_results_with_regions():
+    r1 = parse_line("RESULT bench=getpid case=call iters=10 ns=500 loop_ns=100 insns=9 loop_insns=1")
+    regions = [region(1, 2, 500, insns=1700, cycles=3000), region(2, 3, 100, insns=90, cycles=200)]
+    [j] = hwmodel.join([r1], regions)
+    assert j.per_op("insns") == 161 and j.per_op("cycles") == 280
+    table = hwmodel.format_counters(hwmodel.load_profile("ds3100"), [j])
+    assert "getpid call" in table and "161" in table
+
+
+def test_join_refuses_a_disagreeing_clock():
+    r1 = parse_line("RESULT bench=getpid case=call iters=10 ns=501 loop_ns=100 insns=9 loop_insns=1")
+    with pytest.raises(HarnessError, match="guest time and model log disagree"):
+        hwmodel.join([r1], [region(1, 2, 500), region(2, 3, 100)])
+
+
+def test_reference_simulator_by_hand():
+    # 2 sets x 2 ways of 16-byte lines, write-back, write-allocate
+    c = hwmodel_ref.Cache(64, 16, 2, write_back=True, write_allocate=True)
+    trace = ["B 2", "W 0 4", "R 20 4", "R 40 4",      # lines 0, 1, 2: set 0, 1, 0
+             "R 80 4",                                 # line 4 -> set 0, evicts line 0 (dirty)
+             "R 0 4", "R e 4"]                         # line 0 again: miss; 0xe..0x11 spans 0 and 1
+    [n] = hwmodel_ref.replay(trace, None, c)
+    assert (n.dmiss, n.dmiss_w, n.writebacks) == (6, 1, 1)
