@@ -40,4 +40,12 @@
 #define SYS_kstat    28   /* kstat(struct kstat *): kernel event counters   */
 #define NSYSCALL     29
 
+/* Every call by name, for code generated from the list: each ISA's user
+ * stubs (guests/lib/arch/<isa>/syscall.S) expand X(name) once per call. */
+#define FOR_EACH_SYSCALL(X) \
+    X(exit)  X(fork)  X(wait)   X(pipe)   X(read)   X(write)  X(close) \
+    X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
+    X(uptime) X(open) X(fstat)  X(mkdir)  X(unlink) X(chdir)  X(lseek) \
+    X(sync)  X(fsync) X(rmdir)  X(stat)   X(readdir) X(halt)  X(kstat)
+
 #endif

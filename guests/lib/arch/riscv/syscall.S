@@ -23,34 +23,8 @@ name:                           \
     bltz a0, syscall_error;     \
     ret
 
-SYSCALL(exit,    SYS_exit)
-SYSCALL(fork,    SYS_fork)
-SYSCALL(wait,    SYS_wait)
-SYSCALL(pipe,    SYS_pipe)
-SYSCALL(read,    SYS_read)
-SYSCALL(write,   SYS_write)
-SYSCALL(close,   SYS_close)
-SYSCALL(kill,    SYS_kill)
-SYSCALL(exec,    SYS_exec)
-SYSCALL(getpid,  SYS_getpid)
-SYSCALL(sbrk,    SYS_sbrk)
-SYSCALL(sleep,   SYS_sleep)
-SYSCALL(dup,     SYS_dup)
-SYSCALL(select,  SYS_select)
-SYSCALL(uptime,  SYS_uptime)
-SYSCALL(open,    SYS_open)
-SYSCALL(fstat,   SYS_fstat)
-SYSCALL(mkdir,   SYS_mkdir)
-SYSCALL(unlink,  SYS_unlink)
-SYSCALL(chdir,   SYS_chdir)
-SYSCALL(lseek,   SYS_lseek)
-SYSCALL(sync,    SYS_sync)
-SYSCALL(fsync,   SYS_fsync)
-SYSCALL(rmdir,   SYS_rmdir)
-SYSCALL(stat,    SYS_stat)
-SYSCALL(readdir, SYS_readdir)
-SYSCALL(halt,    SYS_halt)
-SYSCALL(kstat,   SYS_kstat)
+#define STUB(name) SYSCALL(name, SYS_##name);
+FOR_EACH_SYSCALL(STUB)      /* kernel/include/syscall.h */
 
 /* a0 = -errno: errno = -a0; return -1.  The stubs branch here rather than
  * call, so `ret` goes straight back to the stub's caller. */
