@@ -12,6 +12,8 @@
 # A failed recipe must not leave a half-written target behind.
 .DELETE_ON_ERROR:
 
+.DEFAULT_GOAL := all            # arch.mk may define rules of its own
+
 ARCH    ?= riscv
 PROFILE ?= none
 BUILD   := build/$(ARCH)
@@ -112,10 +114,15 @@ $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/plugin/*.h) $(QEMU_PLUGIN_H)
 	    -o $@ $(HWMODEL_SRCS) -lm
 
 # ---------------------------------------------------------------- commands
-.PHONY: all deps run shell test unit-test clean iso hwmodel
-all: $(BUILD)/kernel.elf
+.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel
+# ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
+all: $(BUILD)/kernel.elf $(ARCH_ALL)
 
 hwmodel: $(HWMODEL_SO)
+
+# A cross toolchain of our own, for ISAs Debian has none for (arch.mk's ARCH_TOOLCHAIN).
+toolchain:
+	$(if $(ARCH_TOOLCHAIN),$(ARCH_TOOLCHAIN),@echo "ARCH=$(ARCH): the cross compiler comes from Debian (make deps)")
 
 # A GRUB rescue image that boots the same kernel from a CD (x86 only):
 # the bootable image, as opposed to QEMU's -kernel shortcut.
