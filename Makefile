@@ -33,14 +33,15 @@ COMMON_CFLAGS := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 # ---------------------------------------------------------------- kernel
 # Portable code: the same on every ISA.
 KERNEL_PORT := main console printf string kalloc vm proc sched syscall \
-               sysproc file pipe select exec progs_table
+               sysproc file pipe select exec \
+               ramdisk bio writeback fs inode dir sysfile fsck
 # Per-ISA code: ARCH_KERNEL_SRCS from arch.mk (C and assembly files).
 
 KERNEL_CFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Ikernel/port -Ikernel/dev -Ikernel/arch/$(ARCH)
 
 KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/port/%.o,$(KERNEL_PORT)) \
                $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_KERNEL_SRCS))) \
-               $(BUILD)/progs.o
+               $(BUILD)/kernel/port/fsimage.o
 
 $(BUILD)/kernel/%.o: kernel/%.c $(wildcard kernel/include/*.h kernel/port/*.h kernel/dev/*.h kernel/arch/$(ARCH)/*.h)
 	@mkdir -p $(dir $@)
@@ -60,9 +61,10 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LDS)
 
 # ---------------------------------------------------------------- guests
 # The C library every guest program links with.
-GUEST_LIB  := printf string malloc stdlib bench test
-GUEST_BINS := sh getpid cswitch select bcopy echo cat
-GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc
+GUEST_LIB  := printf string malloc stdlib bench test fsutil
+GUEST_BINS := sh getpid cswitch select bcopy echo cat \
+              ls mkdir rm fsck policy
+GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs
 
 GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include
 
@@ -86,13 +88,39 @@ GUEST_ELFS := $(patsubst %,$(BUILD)/guests/bin/%,$(GUEST_BINS)) \
 $(BUILD)/guests/%: $(BUILD)/guests/%.o $(BUILD)/guests/libc.a $(GUEST_LDS)
 	$(CC) $(GUEST_CFLAGS) $(ARCH_LDFLAGS) -T $(GUEST_LDS) -o $@ $< $(BUILD)/guests/libc.a $(LIBGCC)
 
-# Until the file system exists the programs are linked into the kernel image:
-# progs.S holds each ELF file as bytes, and kernel/port/progs_table.c names them.
-$(BUILD)/progs.S: $(GUEST_ELFS) scripts/mkprogs.sh
-	scripts/mkprogs.sh $@ $(GUEST_ELFS)
+# ---------------------------------------------------------------- file system
+# Host tools (tools/): mkfs makes the file-system image from a directory tree,
+# fsck checks an image with the same checker the kernel has (kernel/port/fsck.c).
+HOSTCC      ?= gcc
+HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
+               -Ikernel/include -Ikernel/port
 
-$(BUILD)/progs.o: $(BUILD)/progs.S
-	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+$(BUILD)/tools/mkfs: tools/mkfs/mkfs.c kernel/include/fsformat.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -o $@ tools/mkfs/mkfs.c
+
+$(BUILD)/tools/fsck: tools/fsck/fsck.c kernel/port/fsck.c kernel/port/fsck.h kernel/include/fsformat.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -o $@ tools/fsck/fsck.c kernel/port/fsck.c
+
+# The image: every guest program in /bin, the Andrew benchmark's sources in
+# /src, an empty /tmp; a disk of FS_BLOCKS 1 KB blocks, in the ISA's byte
+# order.  It is checked on the host, then linked into the kernel as bytes
+# (kernel/port/fsimage.S) and becomes the RAM disk at boot.
+FS_BLOCKS  ?= 4096
+FS_INODES  ?= 1024
+MKFS_FLAGS := -n $(FS_BLOCKS) -i $(FS_INODES) $(if $(filter big,$(ARCH_ENDIAN)),-B)
+
+$(BUILD)/fs.img: $(GUEST_ELFS) $(BUILD)/tools/mkfs $(BUILD)/tools/fsck \
+                 scripts/mkfsroot.sh $(wildcard tools/andrew/*)
+	scripts/mkfsroot.sh $(BUILD)/fsroot $(CROSS)strip "$(PYTHON) tools/andrew/gensrc.py" \
+	    $(GUEST_ELFS)
+	$(BUILD)/tools/mkfs $(MKFS_FLAGS) $@ $(BUILD)/fsroot
+	$(BUILD)/tools/fsck $@
+
+$(BUILD)/kernel/port/fsimage.o: kernel/port/fsimage.S $(BUILD)/fs.img
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -DFS_IMAGE='"$(BUILD)/fs.img"' -c $< -o $@
 
 # ---------------------------------------------------------------- hardware model
 # The timing model is a QEMU plugin (hw-models/plugin/), a host program built

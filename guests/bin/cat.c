@@ -1,7 +1,6 @@
 /*
  * cat: copy each named file, or the standard input if none, to the
- * standard output.  Until the file system exists, open fails (ENOSYS) and
- * cat says so; copying the standard input works already.
+ * standard output.
  */
 #include "user.h"
 

@@ -5,7 +5,7 @@
  *
  * The kernel's console does the line editing and echo, so a read() of fd 0
  * returns a whole line.  Program lookup is the kernel's business: exec gets
- * the word as typed.  The harness waits for the prompt (docs/protocol.md),
+ * the word as typed (and looks a bare name up in /bin).  The harness waits for the prompt (docs/protocol.md),
  * so the prompt is printed exactly as "$ ", with nothing after it.
  *
  * Built-in commands: cd, exit, halt, help.
@@ -80,8 +80,7 @@ static int split(char *line, char *argv[])
 static void help(void)
 {
     printf("built-in commands: cd DIR, exit [STATUS], halt, help\n"
-           "programs: getpid cswitch select bcopy (benchmarks), echo, cat,\n"
-           "          t_efault t_fault t_forklimit t_pipe t_select t_proc (tests)\n");
+           "programs: `ls /bin` lists them; a name without '/' runs /bin/NAME\n");
 }
 
 /* Run a built-in command.  Returns 1 if argv[0] was one. */

@@ -45,10 +45,8 @@ int   kstat(struct kstat *k);
 /* guests/lib/arch/<isa>/traps.S: run an instruction this ISA must refuse (tests). */
 void  illegal_instruction(void);
 
-/* File system calls: until the file system exists they fail with ENOSYS. */
-struct stat;
-struct dirent;
-int   open(const char *path, int flags);
+/* File system calls (struct stat, struct dirent, struct fsconf in abi.h). */
+int   open(const char *path, int flags);      /* O_RDONLY/O_WRONLY/O_RDWR, O_CREAT, O_TRUNC */
 int   fstat(int fd, struct stat *st);
 int   stat(const char *path, struct stat *st);
 int   mkdir(const char *path);
@@ -58,7 +56,8 @@ int   chdir(const char *path);
 int   lseek(int fd, int off, int whence);
 int   sync(void);
 int   fsync(int fd);
-int   readdir(int fd, struct dirent *de);
+int   readdir(int fd, struct dirent *de);  /* 1: an entry, 0: the end */
+int   fsctl(int op, void *arg);         /* FSCTL_GETCONF, FSCTL_SETCONF, FSCTL_FSCK */
 
 /* ---- printf.c: formatted output ----
  * Conversions: %d %i %u %x %X %o %s %c %p %%, with the length modifiers l and

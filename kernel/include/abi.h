@@ -1,6 +1,7 @@
 /*
  * Types shared by the kernel and user programs: what crosses the system-call
- * boundary besides plain integers.  Every ISA here is 32-bit, so `long` and
+ * boundary besides plain integers.  (The file system's layout on the disk,
+ * which only the kernel and the host tools see, is in fsformat.h.)  Every ISA here is 32-bit, so `long` and
  * pointers are 4 bytes everywhere and these layouts are the same on all four.
  */
 #ifndef ABI_H
@@ -49,6 +50,71 @@ struct kstat {
     unsigned int nproc;         /* processes alive now               */
     unsigned int free_pages;    /* physical pages free now           */
     unsigned int total_pages;   /* physical pages managed            */
+    /* The file system's block I/O (kernel/port/bio.c, ramdisk.c). */
+    unsigned int bcache_hits;   /* bread found the block in the buffer cache  */
+    unsigned int bcache_misses; /* ... and had to read it from the disk       */
+    unsigned int dev_reads;     /* blocks read from the disk                  */
+    unsigned int dev_writes;    /* blocks written to the disk                 */
+    unsigned int sync_writes;   /* ... of those, written while a process in a
+                                 * system call waited (not by the flusher)    */
+    unsigned int dev_model_us;  /* disk time the latency model charged, in us */
+};
+
+/* stat() and fstat(). */
+struct stat {
+    unsigned int st_ino;        /* inode number                               */
+    unsigned int st_mode;       /* one of the S_IF* types below               */
+    unsigned int st_nlink;      /* directory entries naming it                */
+    unsigned int st_size;       /* bytes                                      */
+};
+#define S_IFMT   0170000
+#define S_IFDIR  0040000
+#define S_IFCHR  0020000        /* the console                                */
+#define S_IFIFO  0010000        /* a pipe                                     */
+#define S_IFREG  0100000
+#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+
+/* readdir(fd, struct dirent *) -> 1, or 0 at the end of the directory. */
+#define NAME_MAX 27             /* longest name in a directory (DIRSIZ - 1)   */
+struct dirent {
+    unsigned int d_ino;
+    char d_name[NAME_MAX + 1];
+};
+
+/* fsctl(op, arg): the file system's knobs, for the harness and the tests. */
+#define FSCTL_GETCONF 1         /* arg: struct fsconf * to fill               */
+#define FSCTL_SETCONF 2         /* arg: struct fsconf * to apply (get, change, set) */
+#define FSCTL_FSCK    3         /* arg: struct fsckinfo * or 0; returns the number
+                                 * of problems found (and prints them)        */
+
+/* Write policies (kernel/port/writeback.c). */
+#define POLICY_SYNC         0   /* UNIX: metadata written at once, data on close */
+#define POLICY_DELAYED      1   /* Sprite: written when flush_age_ms old     */
+#define POLICY_WRITETHROUGH 2   /* every change written at once              */
+
+struct fsconf {
+    unsigned int policy;            /* POLICY_*; changing it first writes
+                                     * every dirty block                      */
+    unsigned int flush_age_ms;      /* delayed: a dirty block's age at which
+                                     * the flusher writes it (guest time)     */
+    unsigned int cache_blocks;      /* buffers in the cache (resizing empties it) */
+    unsigned int cache_max;         /* at most this many (read-only)          */
+    unsigned int disk_blocks;       /* size of the disk (read-only)           */
+    /* The disk's latency model; all 0 (the default) is a RAM disk with no
+     * delay.  Each request costs overhead, plus seek and rotation when it
+     * does not start where the last one ended, plus BSIZE at kb_per_s. */
+    unsigned int disk_overhead_ns;
+    unsigned int disk_seek_ns;
+    unsigned int disk_rotation_ns;
+    unsigned int disk_kb_per_s;     /* 0: instant transfer                    */
+};
+
+struct fsckinfo {
+    unsigned int problems;          /* 0: consistent                          */
+    unsigned int files, dirs;       /* allocated inodes                       */
+    unsigned int used_blocks;       /* data blocks in use                     */
+    unsigned int free_blocks;       /* data blocks free                       */
 };
 
 #endif

@@ -38,7 +38,8 @@
 #define SYS_readdir  26   /* readdir(fd, struct dirent *)(file system)      */
 #define SYS_halt     27   /* halt(): flush and power the machine off        */
 #define SYS_kstat    28   /* kstat(struct kstat *): kernel event counters   */
-#define NSYSCALL     29
+#define SYS_fsctl    29   /* fsctl(op, arg): write policy, cache, fsck      */
+#define NSYSCALL     30
 
 /* Every call by name, for code generated from the list: each ISA's user
  * stubs (guests/lib/arch/<isa>/syscall.S) expand X(name) once per call. */
@@ -46,6 +47,7 @@
     X(exit)  X(fork)  X(wait)   X(pipe)   X(read)   X(write)  X(close) \
     X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
     X(uptime) X(open) X(fstat)  X(mkdir)  X(unlink) X(chdir)  X(lseek) \
-    X(sync)  X(fsync) X(rmdir)  X(stat)   X(readdir) X(halt)  X(kstat)
+    X(sync)  X(fsync) X(rmdir)  X(stat)   X(readdir) X(halt)  X(kstat) \
+    X(fsctl)
 
 #endif

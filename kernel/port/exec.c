@@ -7,6 +7,9 @@
  * failed exec returns an error to a process that is still intact.
  * The new program starts at the ELF entry point with argc and argv as the
  * two arguments of the ISA's calling convention.
+ *
+ * The program is read from the file system (exec_open in sysfile.c): a
+ * name without a '/' is looked up in /bin, so "sh" means "/bin/sh".
  */
 #include "kernel.h"
 #include "proc.h"
@@ -101,7 +104,7 @@ static int push_args(pagetable_t pt, char **argv, int argc, uaddr *sp, uaddr *ua
 int exec(const char *path, char **argv)
 {
     struct exec_source src;
-    int r = progs_open(path, &src);
+    int r = exec_open(path, &src);
     if (r < 0)
         return r;
 
@@ -110,10 +113,14 @@ int exec(const char *path, char **argv)
         argc++;
 
     pagetable_t pt = arch_pt_create();
-    if (!pt)
+    if (!pt) {
+        exec_close(&src);
         return -ENOMEM;
+    }
     uaddr entry, brk = USER_BASE, sp, uargv;
-    if ((r = load_elf(pt, &src, &entry, &brk)) < 0 ||
+    r = load_elf(pt, &src, &entry, &brk);
+    exec_close(&src);
+    if (r < 0 ||
         (r = uvm_grow(pt, USTACK_TOP - USTACK_SIZE, USTACK_TOP, PERM_R | PERM_W)) < 0 ||
         (r = push_args(pt, argv, argc, &sp, &uargv)) < 0) {
         uvm_destroy(pt, PGROUNDUP(brk));

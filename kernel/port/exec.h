@@ -1,7 +1,7 @@
 /*
- * Where exec reads a program from.  Today: an ELF image linked into the
- * kernel (progs_table.c).  With a file system: an inode.  exec itself only
- * ever calls read(), so it does not care which.
+ * Where exec reads a program from: a file's inode, opened by exec_open()
+ * and closed by exec_close() (sysfile.c).  exec itself only ever calls
+ * read(), so it does not care what is behind it.
  */
 #ifndef EXEC_H
 #define EXEC_H
@@ -14,5 +14,8 @@ struct exec_source {
     const void *obj;                  /* the image, inode, ... */
     uint32 size;
 };
+
+int  exec_open(const char *path, struct exec_source *src);   /* 0 or -errno */
+void exec_close(struct exec_source *src);
 
 #endif

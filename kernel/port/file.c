@@ -1,8 +1,7 @@
 /*
  * Open files and file descriptors, and the system calls that work on any
  * kind of file (read, write, close, dup, pipe).  What a read or write does
- * is up to the file's operations table (console.c, pipe.c, later the file
- * system).
+ * is up to the file's operations table (console.c, pipe.c, sysfile.c).
  */
 #include "kernel.h"
 #include "proc.h"
@@ -18,6 +17,7 @@ struct file *file_alloc(const struct fileops *ops, void *obj, int readable, int 
             f->obj = obj;
             f->readable = readable;
             f->writable = writable;
+            f->off = 0;
             f->ref = 1;
             return f;
         }

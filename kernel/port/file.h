@@ -1,8 +1,8 @@
 /*
  * Open files.  A file descriptor points at a struct file; a struct file
  * points at what it reads and writes through a small table of operations
- * (struct fileops), so pipes, the console and (later) disk files are all
- * "devices" to read, write, poll and close.
+ * (struct fileops), so pipes, the console and disk files (sysfile.c) are
+ * all "devices" to read, write, poll and close.
  */
 #ifndef FILE_H
 #define FILE_H
@@ -25,6 +25,7 @@ struct file {
     int ref;                           /* descriptors pointing here */
     int readable, writable;            /* opened for reading / writing */
     void *obj;                         /* the pipe, inode, ... */
+    uint32 off;                        /* disk files: where the next read/write is */
 };
 
 struct file *file_alloc(const struct fileops *ops, void *obj, int readable, int writable);

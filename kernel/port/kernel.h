@@ -62,12 +62,14 @@ int   proc_fork(void);
 void  proc_exit(int status) __attribute__((noreturn));
 int   proc_wait(uaddr ustatus);
 int   proc_kill(int pid);
+struct proc *kproc_create(const char *name, void (*fn)(void));  /* 0 if no slot */
 void  proc_fault(const char *why, uint32 pc, uint32 addr);
 void  scheduler(void) __attribute__((noreturn));
 void  yield(void);
 void  sleep(void *chan);
 int   sleep_until(void *chan, uint64 deadline_ns);   /* 1 if the deadline passed */
 void  wakeup(void *chan);
+void  wake_at(struct proc *p, uint64 deadline_ns);   /* set a sleeper's alarm */
 void  clock_tick(void);               /* timer interrupt */
 void  trap_user_return(void);         /* last step before returning to user */
 void  sched_timer_reset(void);
@@ -79,8 +81,5 @@ extern struct kstat kstats;
 /* exec.c */
 int   exec(const char *path, char **argv);
 
-/* progs_table.c: programs linked into the kernel image */
-struct exec_source;
-int   progs_open(const char *path, struct exec_source *src);
 
 #endif

@@ -14,6 +14,14 @@
 #define HZ          100            /* scheduler ticks per second                 */
 #define TICK_NS  (1000000000ull / HZ)
 #define CONSBUF     256            /* console line-editing buffer                */
+#define NINODE      128            /* in-memory inodes (open files, cwds, cache) */
+
+/* The buffer cache: a pool of BCACHE_MAX blocks is set aside at boot, of
+ * which BCACHE_DEFAULT are used until fsctl changes it (BCACHE_MIN or more).
+ * 2 MB holds readcache's 1 MB file with room to spare. */
+#define BCACHE_MAX     4096
+#define BCACHE_DEFAULT 2048
+#define BCACHE_MIN       16
 
 /* User address space, the same layout on every ISA: the program is linked at
  * USER_BASE (page 0 stays unmapped so that a NULL pointer faults), the heap

@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "proc.h"
 #include "file.h"
+#include "fs.h"
 
 struct proc proc[NPROC];
 struct proc *curproc;                  /* the process running now, 0 if none */
@@ -29,6 +30,10 @@ void proc_init(void)
 static void proc_start(void)
 {
     struct proc *p = curproc;
+    if (p->kfn) {
+        p->kfn();
+        panic("kernel process %s returned", p->name);
+    }
     if (p == initproc && p->brk == 0) {
         /* The very first process: become the shell. */
         char *argv[] = { "sh", 0 };
@@ -78,6 +83,7 @@ void user_init(void)
     strncpy_safe(p->name, "init", sizeof p->name);
     for (int fd = 0; fd < 3; fd++)         /* stdin, stdout, stderr */
         p->ofile[fd] = file_dup(&console_file);
+    p->cwd = iget(ROOTINO);
     initproc = p;
     p->state = RUNNABLE;
 }
@@ -102,6 +108,7 @@ int proc_fork(void)
     for (int fd = 0; fd < NOFILE; fd++)
         if (parent->ofile[fd])
             child->ofile[fd] = file_dup(parent->ofile[fd]);
+    child->cwd = idup(parent->cwd);
     memcpy(child->name, parent->name, sizeof child->name);
     child->parent = parent;
     child->state = RUNNABLE;
@@ -123,6 +130,8 @@ void proc_exit(int status)
             file_close(p->ofile[fd]);
             p->ofile[fd] = 0;
         }
+    iput(p->cwd);
+    p->cwd = 0;
     /* Children outlive their parent as children of init, which reaps them. */
     for (struct proc *c = proc; c < &proc[NPROC]; c++)
         if (c->parent == p && c->state != UNUSED) {
@@ -166,12 +175,32 @@ int proc_kill(int pid)
 {
     for (struct proc *p = proc; p < &proc[NPROC]; p++)
         if (p->pid == pid && p->state != UNUSED && p->state != ZOMBIE) {
+            if (p->kfn)
+                return -EPERM;             /* kernel processes are not killed */
             p->killed = 1;
             if (p->state == SLEEPING)
                 p->state = RUNNABLE;       /* its sleep loop sees `killed` */
             return 0;
         }
     return -ESRCH;
+}
+
+/* Start a kernel process running fn, in the kernel, for ever.  It has an
+ * address space with the kernel part only, so switching to it is like
+ * switching to any other process. */
+struct proc *kproc_create(const char *name, void (*fn)(void))
+{
+    struct proc *p = proc_alloc();
+    if (!p)
+        return 0;
+    if (!(p->pagetable = arch_pt_create())) {
+        proc_free(p);
+        return 0;
+    }
+    strncpy_safe(p->name, name, sizeof p->name);
+    p->kfn = fn;
+    p->state = RUNNABLE;
+    return p;
 }
 
 /* A user process did something illegal: say so, and kill it (not the

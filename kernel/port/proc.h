@@ -1,6 +1,8 @@
 /*
- * A process: its address space, kernel stack, saved registers, open files
- * and where it is in its life (state).  One table of NPROC of them.
+ * A process: its address space, kernel stack, saved registers, open files,
+ * current directory and where it is in its life (state).  One table of
+ * NPROC of them.  A kernel process (kproc_create, e.g. the flusher) has no
+ * user memory and runs one kernel function for ever.
  */
 #ifndef PROC_H
 #define PROC_H
@@ -28,6 +30,8 @@ struct proc {
     int xstatus;                   /* exit status, for wait()                 */
 
     struct file *ofile[NOFILE];    /* open files                              */
+    struct inode *cwd;             /* current directory                       */
+    void (*kfn)(void);             /* a kernel process runs this (no user part) */
 };
 
 extern struct proc proc[NPROC];

@@ -116,6 +116,14 @@ void wakeup(void *chan)
             p->state = RUNNABLE;
 }
 
+/* Give sleeping process p an alarm at the deadline (if it has none, or a
+ * later one) without waking it now. */
+void wake_at(struct proc *p, uint64 deadline_ns)
+{
+    if (p->state == SLEEPING && (!p->deadline || deadline_ns < p->deadline))
+        p->deadline = deadline_ns;
+}
+
 /* The timer interrupt: wake sleepers whose deadline passed, ask the running
  * process to yield, and set the next tick. */
 void clock_tick(void)

@@ -12,7 +12,9 @@ struct kstat kstats;
 #define SYSCALLS(X) \
     X(exit)  X(fork)  X(wait)   X(pipe)   X(read)   X(write)  X(close) \
     X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
-    X(uptime) X(halt) X(kstat)
+    X(uptime) X(halt) X(kstat) \
+    X(open)  X(fstat) X(mkdir)  X(unlink) X(chdir)  X(lseek)  X(sync) \
+    X(fsync) X(rmdir) X(stat)   X(readdir) X(fsctl)
 
 #define DECLARE(name) int32 sys_##name(const uint32 *arg);
 SYSCALLS(DECLARE)

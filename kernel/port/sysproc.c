@@ -4,6 +4,7 @@
  */
 #include "kernel.h"
 #include "proc.h"
+#include "buf.h"
 
 int32 sys_exit(const uint32 *arg)
 {
@@ -55,6 +56,7 @@ int32 sys_uptime(const uint32 *arg)
 
 int32 sys_halt(const uint32 *arg)
 {
+    bsync();                              /* as a real system would */
     printf("kernel: halt\n");
     arch_halt();
 }

@@ -1,6 +1,7 @@
 # m68k facts for the Makefile: a 68040 on QEMU's `virt` board, booted from
 # the ELF file by QEMU itself (-kernel), devices found through bootinfo.
 CROSS       := m68k-linux-gnu-
+ARCH_ENDIAN := big            # mkfs writes a big-endian file-system image
 ARCH_CFLAGS := -mcpu=68040 -msoft-float -fno-omit-frame-pointer -fno-asynchronous-unwind-tables
 ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack
 LIBGCC      := $(shell $(CROSS)gcc -mcpu=68040 -print-libgcc-file-name 2>/dev/null)

@@ -1,0 +1,65 @@
+/*
+ * policy: show or set the file system's write policy and its knobs
+ * (fsctl, kernel/port/writeback.c).
+ *
+ *   policy                        print the settings
+ *   policy sync|delayed|writethrough
+ *   policy -age MS                delayed: write a dirty block once MS old
+ *   policy -cache BLOCKS          buffer-cache size (empties the cache)
+ *   policy -disk OVERHEAD SEEK ROTATION KB/S
+ *                                 the disk's latency model (ns, ns, ns, KB/s;
+ *                                 all 0: a RAM disk with no delay)
+ *
+ * Options combine; the settings are printed after any change, as
+ *   policy=sync age_ms=30000 cache=2048 cache_max=4096 disk=0,0,0,0
+ * Changing the policy first writes every dirty block to the disk.
+ */
+#include "user.h"
+#include "fsutil.h"
+
+static void usage(void)
+{
+    fprintf(2, "usage: policy [sync|delayed|writethrough] [-age MS] [-cache BLOCKS]\n"
+               "              [-disk OVERHEAD_NS SEEK_NS ROTATION_NS KB_PER_S]\n");
+    exit(2);
+}
+
+static unsigned int number(const char *s)
+{
+    if (*s < '0' || *s > '9')
+        usage();
+    return (unsigned int)atoi(s);
+}
+
+int main(int argc, char *argv[])
+{
+    struct fsconf c;
+    if (fsctl(FSCTL_GETCONF, &c) < 0) {
+        fprintf(2, "policy: %s\n", strerror(errno));
+        return 1;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-age") == 0 && i + 1 < argc) {
+            c.flush_age_ms = number(argv[++i]);
+        } else if (strcmp(argv[i], "-cache") == 0 && i + 1 < argc) {
+            c.cache_blocks = number(argv[++i]);
+        } else if (strcmp(argv[i], "-disk") == 0 && i + 4 < argc) {
+            c.disk_overhead_ns = number(argv[++i]);
+            c.disk_seek_ns = number(argv[++i]);
+            c.disk_rotation_ns = number(argv[++i]);
+            c.disk_kb_per_s = number(argv[++i]);
+        } else if (policy_by_name(argv[i]) >= 0) {
+            c.policy = (unsigned)policy_by_name(argv[i]);
+        } else {
+            usage();
+        }
+    }
+    if (argc > 1 && (fsctl(FSCTL_SETCONF, &c) < 0 || fsctl(FSCTL_GETCONF, &c) < 0)) {
+        fprintf(2, "policy: %s\n", strerror(errno));
+        return 1;
+    }
+    printf("policy=%s age_ms=%u cache=%u cache_max=%u disk=%u,%u,%u,%u\n",
+           policy_name((int)c.policy), c.flush_age_ms, c.cache_blocks, c.cache_max,
+           c.disk_overhead_ns, c.disk_seek_ns, c.disk_rotation_ns, c.disk_kb_per_s);
+    return 0;
+}

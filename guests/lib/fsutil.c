@@ -1,0 +1,95 @@
+/*
+ * File-system helpers for the guest programs (guests/include/fsutil.h):
+ * write-policy names, changing the policy, counting device writes, and
+ * removing a whole directory tree.
+ */
+#include "user.h"
+#include "fsutil.h"
+
+static const char *const names[] = {
+    [POLICY_SYNC] = "sync", [POLICY_DELAYED] = "delayed",
+    [POLICY_WRITETHROUGH] = "writethrough",
+};
+
+const char *policy_name(int policy)
+{
+    if (policy >= 0 && policy < (int)(sizeof names / sizeof names[0]))
+        return names[policy];
+    return "unknown";
+}
+
+int policy_by_name(const char *name)
+{
+    for (int p = 0; p < (int)(sizeof names / sizeof names[0]); p++)
+        if (strcmp(name, names[p]) == 0)
+            return p;
+    return -1;
+}
+
+int policy_get(void)
+{
+    struct fsconf c;
+    if (fsctl(FSCTL_GETCONF, &c) < 0)
+        return -1;
+    return (int)c.policy;
+}
+
+int policy_set(int policy)
+{
+    struct fsconf c;
+    if (fsctl(FSCTL_GETCONF, &c) < 0)
+        return -1;
+    c.policy = (unsigned)policy;
+    return fsctl(FSCTL_SETCONF, &c);
+}
+
+void io_snap(struct io_counts *c)
+{
+    struct kstat k;
+    if (kstat(&k) < 0) {
+        memset(c, 0, sizeof *c);
+        return;
+    }
+    c->dev_reads = k.dev_reads;
+    c->dev_writes = k.dev_writes;
+    c->sync_writes = k.sync_writes;
+    c->misses = k.bcache_misses;
+}
+
+void io_since(struct io_counts *c)
+{
+    struct io_counts now;
+    io_snap(&now);
+    c->dev_reads = now.dev_reads - c->dev_reads;
+    c->dev_writes = now.dev_writes - c->dev_writes;
+    c->sync_writes = now.sync_writes - c->sync_writes;
+    c->misses = now.misses - c->misses;
+}
+
+int rm_tree(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    struct dirent de;
+    char sub[MAXPATH];
+    int status = 0;
+    /* Removing entries while reading the directory is safe here: a removed
+     * entry's slot is left empty, and the rest do not move. */
+    while (readdir(fd, &de) == 1) {
+        if (strcmp(de.d_name, ".") == 0 || strcmp(de.d_name, "..") == 0)
+            continue;
+        if (snprintf(sub, sizeof sub, "%s/%s", path, de.d_name) >= (int)sizeof sub ||
+            rm_tree(sub) < 0)
+            status = -1;
+    }
+    close(fd);
+    if (rmdir(path) < 0)
+        status = -1;
+    return status;
+}
