@@ -15,3 +15,12 @@ ifneq ($(shell scripts/vax-toolchain.sh --check && echo built),built)
   endif
 endif
 ARCH_TOOLCHAIN := scripts/vax-toolchain.sh
+
+# Our SIMH: a MicroVAX 3900 whose timers count instructions exactly (runs
+# are deterministic) and which knows our XFC marker (simh/), rebuilt by
+# scripts/vax-simh.sh when its patch or model source changes.
+SIMH_VAX := $(shell scripts/vax-simh.sh --path)
+$(SIMH_VAX): scripts/vax-simh.sh simh/vax-model.patch simh/vax_model.c
+	scripts/vax-simh.sh
+
+ARCH_ALL := $(SIMH_VAX)

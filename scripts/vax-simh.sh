@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Build our SIMH VAX simulator: Debian bookworm's simh 3.8.1 source with the
+# project's patch (simh/vax-model.patch) and model (simh/vax_model.c).
+# Run by `make ARCH=vax` (via `make simh ARCH=vax`) when missing or stale.
+#
+#   scripts/vax-simh.sh          build unless the installed one is current
+#   scripts/vax-simh.sh --path   print where the simulator binary goes
+#
+# Installs $OUSTERHOUT_CACHE/simh/vax (default ~/.cache/ousterhout), a
+# MicroVAX 3900 (KA655) like Debian's /usr/bin/vax, whose interval timers
+# count instructions exactly (deterministic runs) and which understands our
+# XFC marker.  Stale means: the patch or the model source changed (their
+# hash names the stamp).  About 10 s.  SIMH's code is never committed: it
+# is fetched from Debian's source archive.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${OUSTERHOUT_CACHE:-$HOME/.cache/ousterhout}
+DEST=$CACHE/simh
+BIN=$DEST/vax
+LOG=$DEST/build.log
+WORK=$DEST/build
+
+if [ "${1:-}" = --path ]; then echo "$BIN"; exit 0; fi
+
+hash=$(cat "$ROOT/simh/vax-model.patch" "$ROOT/simh/vax_model.c" | sha256sum | cut -c1-16)
+STAMP=$DEST/.built-$hash
+if [ -x "$BIN" ] && [ -f "$STAMP" ]; then
+    touch "$BIN"            # newer than its sources, for make
+    exit 0
+fi
+
+mkdir -p "$DEST"
+: > "$LOG"
+fail() {
+    echo "vax-simh: FAILED; last lines of $LOG:" >&2
+    tail -n 20 "$LOG" >&2
+    exit 1
+}
+trap fail ERR
+
+echo "vax-simh: building the patched SIMH VAX simulator"
+# The source: Debian's orig tarball.  apt-get also wants the .diff.gz, which
+# the mirror may not have (404): tolerate that and check for the tarball.
+tarball=$(ls "$DEST"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
+if [ -z "$tarball" ]; then
+    src_list=/etc/apt/sources.list.d/bookworm-src.sources
+    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources "$src_list"; then
+        SUDO=""
+        [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+        $SUDO tee "$src_list" >/dev/null <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+        $SUDO apt-get update -qq >> "$LOG" 2>&1
+    fi
+    (cd "$DEST" && apt-get source --download-only simh/bookworm >> "$LOG" 2>&1) || true
+    tarball=$(ls "$DEST"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
+    [ -n "$tarball" ] || { echo "simh_3.8.1.orig tarball did not download" >> "$LOG"; false; }
+fi
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+tar xf "$tarball" -C "$WORK" --strip-components=1
+cd "$WORK"
+# SIMH's sources have CRLF line endings; our patch is plain LF.
+sed -i 's/\r$//' makefile VAX/*.[ch]
+patch -p1 < "$ROOT/simh/vax-model.patch" >> "$LOG" 2>&1
+cp "$ROOT/simh/vax_model.c" VAX/
+mkdir -p BIN
+make vax CC='gcc -std=gnu99 -U__STRICT_ANSI__ -O2 -lrt -lm -D_GNU_SOURCE -I .' >> "$LOG" 2>&1
+install -m 755 BIN/vax "$BIN"
+rm -f "$DEST"/.built-*
+touch "$STAMP"
+cd / && rm -rf "$WORK"
+echo "vax-simh: installed $BIN"
