@@ -1,4 +1,5 @@
-# VAX facts for the Makefile: SIMH's MicroVAX 3900 (KA655).
+# VAX facts for the Makefile: SIMH's MicroVAX 3900 (KA655), booted from a
+# raw image (kernel.bin) that a SIMH script loads at physical 0x1000.
 #
 # Debian has no VAX cross compiler: scripts/vax-toolchain.sh builds one
 # (binutils + C-only GCC for vax-netbsdelf) into a cache directory outside
@@ -16,6 +17,23 @@ ifneq ($(shell scripts/vax-toolchain.sh --check && echo built),built)
 endif
 ARCH_TOOLCHAIN := scripts/vax-toolchain.sh
 
+# GCC defaults to PIC on this target; the kernel and the guests are static.
+ARCH_CFLAGS  := -fno-pic -fno-asynchronous-unwind-tables
+ARCH_LDFLAGS := -static -Wl,--build-id=none
+LIBGCC       := $(shell $(CROSS)gcc -print-libgcc-file-name 2>/dev/null)
+
+KERNEL_LDS  := kernel/arch/vax/kernel.ld
+ARCH_KERNEL_SRCS := boot/vax/entry.S \
+                    kernel/arch/vax/trapentry.S kernel/arch/vax/trap.c \
+                    kernel/arch/vax/swtch.S kernel/arch/vax/mmu.c \
+                    kernel/arch/vax/cons.c kernel/arch/vax/timer.c \
+                    kernel/arch/vax/usercopy.S kernel/arch/vax/udiv.S \
+                    kernel/arch/vax/machine.c
+
+# What SIMH loads: the kernel as raw bytes from KERNBASE + 0x1000 on.
+$(BUILD)/kernel.bin: $(BUILD)/kernel.elf
+	$(OBJCOPY) -O binary $< $@
+
 # Our SIMH: a MicroVAX 3900 whose timers count instructions exactly (runs
 # are deterministic) and which knows our XFC marker (simh/), rebuilt by
 # scripts/vax-simh.sh when its patch or model source changes.
@@ -23,4 +41,4 @@ SIMH_VAX := $(shell scripts/vax-simh.sh --path)
 $(SIMH_VAX): scripts/vax-simh.sh simh/vax-model.patch simh/vax_model.c
 	scripts/vax-simh.sh
 
-ARCH_ALL := $(SIMH_VAX)
+ARCH_ALL := $(BUILD)/kernel.bin $(SIMH_VAX)

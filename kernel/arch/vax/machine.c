@@ -1,0 +1,55 @@
+/*
+ * SIMH's MicroVAX 3900 as a whole: bring-up order, interrupts on/off,
+ * idling and power-off.  The ISA interface these implement is
+ * kernel/port/arch.h.
+ *
+ * "Interrupts off" on the VAX is a raised interrupt priority level: the
+ * kernel runs at IPL 31, which holds off everything; user mode and the
+ * idle loop run at IPL 0.
+ */
+#include "kernel.h"
+#include "vax.h"
+
+extern char end[];                 /* first address after the kernel (kernel.ld) */
+void mmu_init(void);
+void timer_init(void);
+void cons_init(void);
+
+const char *arch_name(void) { return "vax"; }
+
+void arch_init(void)
+{
+    mmu_init();                    /* boot/vax/entry.S already turned mapping on */
+    timer_init();
+    cons_init();
+}
+
+void arch_mem_range(uintptr *start, uintptr *stop)
+{
+    *start = PGROUNDUP((uintptr)end);
+    *stop = PHYSTOP;
+}
+
+void arch_intr_on(void)  { mtpr(0, PR_IPL); }
+void arch_intr_off(void) { mtpr(IPL_HIGH, PR_IPL); }
+
+void arch_idle(void)
+{
+    /* The VAX has no wait-for-interrupt instruction: lower the IPL and
+     * spin until an interrupt has been handled.  Each turn of the loop is
+     * a few instructions of (deterministic) guest time. */
+    volatile uint32 *count = &kstats.interrupts;
+    uint32 seen = *count;
+    mtpr(0, PR_IPL);
+    while (*count == seen)
+        ;
+    mtpr(IPL_HIGH, PR_IPL);
+}
+
+void arch_halt(void)
+{
+    /* HALT in kernel mode stops SIMH, which then runs the rest of its
+     * command script (harness/machines.py: show the time, exit). */
+    for (;;)
+        asm volatile("halt");
+}
