@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import checks, hwmodel, machines, profiles, report, suite
+from . import checks, hwmodel, machines, modelcli, profiles, report, suite
 from .console import Guest
 from .errors import HarnessError
 from .machines import ROOT
@@ -197,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("report", help="print the tables from a results .json file")
     sp.add_argument("file", metavar="FILE.json")
     sp.set_defaults(func=cmd_report)
+
+    modelcli.add_commands(sub)          # calibrate, sweep, attribute (hardware models)
     return p
 
 

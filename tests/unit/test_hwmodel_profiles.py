@@ -158,3 +158,41 @@ def test_reference_simulator_by_hand():
              "R 0 4", "R e 4"]                         # line 0 again: miss; 0xe..0x11 spans 0 and 1
     [n] = hwmodel_ref.replay(trace, None, c)
     assert (n.dmiss, n.dmiss_w, n.writebacks) == (6, 1, 1)
+
+
+def test_calibration_targets_come_from_tables_1_and_5():
+    from harness import calibrate
+    t = calibrate.targets(hwmodel.load_profile("ds3100"))
+    assert (t.mips, t.bcopy_cached, t.bcopy_uncached) == (13, 10.2, 5.1)
+    t = calibrate.targets(hwmodel.load_profile("sun4"))
+    assert (t.mips, t.bcopy_uncached, t.row) == (9, 4.7, "Sun4 SunOS 4.0")
+    with pytest.raises(HarnessError, match="no Table 1 machine"):
+        calibrate.targets(hwmodel.load_profile("modern-riscv"))
+    # write-through: a cached copy reaches memory; write-back: it does not
+    assert calibrate.cached_copy_uses_memory(hwmodel.load_profile("ds3100"))
+    assert not calibrate.cached_copy_uses_memory(hwmodel.load_profile("sun4"))
+
+
+def test_calibration_writes_only_the_two_free_parameters(tmp_path):
+    from harness import calibrate
+    path = tmp_path / "ds3100.toml"
+    path.write_text(GOOD)
+    hw = hwmodel.load_profile("ds3100", path=path)
+    p = calibrate.Point(cpi=1.2345, bandwidth_mbs=9.876, mips=13.0, bcopy_cached=10.0,
+                        bcopy_uncached=5.0)
+    t = calibrate.targets(hw)
+    calibrate.write_back(hw, p, t, "2000-01-01")
+    calibrate.write_back(hwmodel.load_profile("ds3100", path=path), p, t, "2000-01-02")
+    new = hwmodel.load_profile("ds3100", path=path)
+    assert new.get("cpu.cpi") == 1.2345 and new.get("memory.bandwidth_mbs") == 9.876
+    assert new.data["calibration"]["date"] == "2000-01-02"
+    old = hwmodel.load_profile("ds3100").data
+    for section in ("icache", "dcache", "disk"):
+        assert new.data[section] == old[section]
+    assert len(re.findall(r"^\[calibration\]$", path.read_text(), re.M)) == 1
+    assert "# Facts and where they come from" in path.read_text()
+
+
+def test_mips_rating_reference():
+    # 13 million RISC-V instructions per second = 13 (provisional reference)
+    assert hwmodel.mips_rating(13_000, 1_000_000) == pytest.approx(13.0)
