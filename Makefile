@@ -142,7 +142,7 @@ $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/plugin/*.h) $(QEMU_PLUGIN_H)
 	    -o $@ $(HWMODEL_SRCS) -lm
 
 # ---------------------------------------------------------------- commands
-.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel
+.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel calibrate sweep
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
 all: $(BUILD)/kernel.elf $(ARCH_ALL)
 
@@ -177,6 +177,24 @@ shell: deps
 # The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
 # kvm-unit-tests), two pytest workers at a time: one per core.
 TEST_ARCHES := riscv x86 m68k
+# Hardware models (hw-models/README.md).  `make calibrate` fits the RISC
+# machines' CPI and memory bandwidth to Tables 1 and 5 and writes them into
+# their profiles; `make sweep` varies one profile field and plots the
+# benchmarks against it (results/sweep-*.csv and .png).
+SWEEP_PROFILE ?= ds3100
+SWEEP_PARAM   ?= memory.bandwidth_mbs
+SWEEP_VALUES  ?= 1,2,4,8,16,32,64
+SWEEP_BENCH   ?= bcopy mips
+
+calibrate: deps
+	$(MAKE) all hwmodel ARCH=riscv
+	$(PYTHON) -m harness calibrate
+
+sweep: deps
+	$(MAKE) all hwmodel ARCH=$(ARCH)
+	$(PYTHON) -m harness sweep --arch $(ARCH) --profile $(SWEEP_PROFILE) \
+	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH))
+
 test: deps
 	$(MAKE) all hwmodel ARCH=riscv
 	for a in $(filter-out riscv,$(TEST_ARCHES)); do $(MAKE) all ARCH=$$a || exit 1; done

@@ -1,14 +1,16 @@
 """The hardware model's commands, added to `python3 -m harness` by cli.py:
 
     calibrate   fit CPI and memory bandwidth to Table 1 and Table 5 (calibrate.py)
+    sweep       vary one model parameter, rerun benchmarks, write CSV and PNG (sweep.py)
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from . import calibrate, hwmodel
+from . import calibrate, hwmodel, sweep
 
 
 def _say(msg: str) -> None:
@@ -21,6 +23,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
+                    args.bench or ["bcopy", "mips"], Path(args.out) if args.out else None,
+                    arch=args.arch, say=_say)
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     sp = sub.add_parser("calibrate", help="fit CPI and memory bandwidth of hardware models "
                         "to the paper's Tables 1 and 5")
@@ -30,3 +39,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--no-write", action="store_true",
                     help="do not write the fitted values back into the profile")
     sp.set_defaults(func=cmd_calibrate)
+
+    sp = sub.add_parser("sweep", help="vary one hardware-model parameter and rerun benchmarks "
+                        "(CSV and PNG)")
+    sp.add_argument("--arch", default="riscv", help="ISA (default riscv)")
+    sp.add_argument("--profile", default="ds3100", choices=hwmodel.names(), metavar="NAME",
+                    help="the machine (default ds3100)")
+    sp.add_argument("--param", default="memory.bandwidth_mbs", metavar="SECTION.FIELD",
+                    help="profile field to vary (default memory.bandwidth_mbs)")
+    sp.add_argument("--values", default="1,2,4,8,16,32,64", metavar="V1,V2,...",
+                    help="values to try (default 1,2,4,8,16,32,64)")
+    sp.add_argument("--bench", action="append", choices=list(sweep.COMMANDS), metavar="NAME",
+                    help="benchmark to run (repeatable; default bcopy and mips; known: "
+                    + ", ".join(sweep.COMMANDS) + ")")
+    sp.add_argument("--out", metavar="STEM",
+                    help="output path without suffix (default results/sweep-PROFILE-PARAM)")
+    sp.set_defaults(func=cmd_sweep)

@@ -142,3 +142,13 @@ def test_bigger_cache_never_misses_more(tmp_path):
             misses.append(sum(c.dmiss for c in hwmodel_ref.replay(lines, None, dc)))
         assert misses == sorted(misses, reverse=True), misses
         assert misses[0] > misses[-1]
+
+
+def test_sweep_writes_csv_and_png(tmp_path):
+    from harness import sweep
+    csv_path, png_path = sweep.run_sweep("ds3100", "memory.bandwidth_mbs", [4, 16],
+                                         ["bcopy"], out=tmp_path / "s", say=lambda m: None)
+    rows = csv_path.read_text().splitlines()
+    assert rows[0].startswith("param,value,bench,case,unit,measured")
+    assert len(rows) == 1 + 2 * 2                     # two values x two cases
+    assert png_path.stat().st_size > 10000

@@ -196,3 +196,14 @@ def test_calibration_writes_only_the_two_free_parameters(tmp_path):
 def test_mips_rating_reference():
     # 13 million RISC-V instructions per second = 13 (provisional reference)
     assert hwmodel.mips_rating(13_000, 1_000_000) == pytest.approx(13.0)
+
+
+def test_sweep_values_and_refusals():
+    from harness import sweep
+    assert sweep.parse_values("1,2, 4.5,write-back") == [1, 2, 4.5, "write-back"]
+    with pytest.raises(HarnessError, match="no values"):
+        sweep.parse_values(" , ")
+    with pytest.raises(SetupError, match=r"bandwidth_mbs = 0 must be a number > 0"):
+        sweep.sweep("ds3100", "memory.bandwidth_mbs", [4, 0], ["bcopy"])
+    with pytest.raises(HarnessError, match="unknown benchmark 'andrew'"):
+        sweep.sweep("ds3100", "memory.bandwidth_mbs", [4], ["andrew"])
