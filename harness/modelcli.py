@@ -2,6 +2,7 @@
 
     calibrate   fit CPI and memory bandwidth to Table 1 and Table 5 (calibrate.py)
     sweep       vary one model parameter, rerun benchmarks, write CSV and PNG (sweep.py)
+    attribute   a benchmark region's modelled cycles by guest function (attribute.py)
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import calibrate, hwmodel, sweep
+from . import attribute, calibrate, hwmodel, sweep
 
 
 def _say(msg: str) -> None:
@@ -27,6 +28,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
                     args.bench or ["bcopy", "mips"], Path(args.out) if args.out else None,
                     arch=args.arch, say=_say)
+    return 0
+
+
+def cmd_attribute(args: argparse.Namespace) -> int:
+    command = args.command or sweep.COMMANDS.get(args.bench, args.bench)
+    costs, meta = attribute.attribute(args.profile, command, args.region, arch=args.arch)
+    print(attribute.format_costs(costs, meta, args.top), end="")
     return 0
 
 
@@ -55,3 +63,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--out", metavar="STEM",
                     help="output path without suffix (default results/sweep-PROFILE-PARAM)")
     sp.set_defaults(func=cmd_sweep)
+
+    sp = sub.add_parser("attribute", help="where a benchmark's modelled time goes, "
+                        "by guest function")
+    sp.add_argument("--arch", default="riscv", help="ISA (default riscv)")
+    sp.add_argument("--profile", default="ds3100", choices=hwmodel.names(), metavar="NAME",
+                    help="the machine (default ds3100)")
+    sp.add_argument("--bench", default="getpid", metavar="NAME",
+                    help="benchmark program (default getpid; run with its sweep arguments: "
+                    + "; ".join(f"{k}: {v!r}" for k, v in sweep.COMMANDS.items()) + ")")
+    sp.add_argument("--command", metavar="'PROGRAM ARGS'",
+                    help="the exact command to run instead")
+    sp.add_argument("--region", type=int, default=2,
+                    help="timed region: 2 for the first case, 4 for the second, ... (default 2)")
+    sp.add_argument("--top", type=int, default=25, help="functions to list (default 25)")
+    sp.set_defaults(func=cmd_attribute)

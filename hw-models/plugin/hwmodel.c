@@ -30,6 +30,9 @@
  * trace_region=ID write every access of region ID to FILE, one per line:
  * "B id" where the region begins (the caches are emptied there), then
  * "I paddr 4" per I-cache line fetched, "R paddr size", "W paddr size".
+ *
+ * attrib=FILE and attrib_region=ID attribute region ID's cycles to
+ * instruction addresses (attrib.c).
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -58,14 +61,15 @@ static struct {
     uint64_t ram_base, ram_size;        /* guest RAM, for instruction paddrs */
     double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
     uint64_t disk_cyl_sectors;
-    const char *out, *trace;
-    int64_t trace_region;
+    const char *out, *trace, *attrib;
+    int64_t trace_region, attrib_region;
 } P = {
     .cpi = 1.0,
     .mem = { .bus_bytes = 4 },
     .ram_base = 0x80000000, .ram_size = 128 << 20,
     .disk_cyl_sectors = 1,
     .trace_region = -1,
+    .attrib_region = -1,
 };
 
 enum type { T_U64, T_U32, T_F64, T_BOOL, T_STR, T_PC, T_I64 };
@@ -113,6 +117,8 @@ static const struct opt {
     { "out", T_STR, &P.out },
     { "trace", T_STR, &P.trace },
     { "trace_region", T_I64, &P.trace_region },
+    { "attrib", T_STR, &P.attrib },
+    { "attrib_region", T_I64, &P.attrib_region },
 };
 
 /* key=value -> P.  Returns an error message or NULL. */
@@ -174,7 +180,8 @@ static const struct isa *isa;
 static struct memsys *mem;
 static struct qemu_plugin_scoreboard *score;
 static struct counters *C;              /* vCPU 0's entry in `score` */
-static qemu_plugin_u64 e_insns, e_static, e_traps;
+static qemu_plugin_u64 e_insns, e_static, e_traps, e_attrib;
+static bool attributing;                /* attrib= given */
 static uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc;
 static uint64_t clock_khz;
 static struct qemu_plugin_register *arg_reg[3];
@@ -286,6 +293,8 @@ static void region_begin(uint32_t id)
     clock_rebase(now);
     *r = (struct open_region){ .used = true, .id = id, .at = *C, .at_mcyc = now,
                                .at_ns = clock_ns(now) };
+    if (attributing && (int64_t)id == P.attrib_region)
+        C->attrib_on = 1;
     if (trace && (int64_t)id == P.trace_region) {
         memsys_flush(mem);                  /* the reference simulator starts cold */
         tracing = true;
@@ -311,6 +320,10 @@ static void region_end(uint32_t id)
         if (tracing && (int64_t)id == P.trace_region) {
             tracing = false;
             fflush(trace);
+        }
+        if (attributing && (int64_t)id == P.attrib_region) {
+            C->attrib_on = 0;
+            attrib_dump(id);
         }
         return;
     }
@@ -387,6 +400,8 @@ static void disk_cb(unsigned int vcpu, void *ud)
     C->stall_mcyc += m;
     C->disk_mcyc += m;
     C->disk_reqs++;
+    if (ud && C->attrib_on)
+        ((struct attrib_insn *)ud)->stall_mcyc += m;
 }
 
 /* Every load and store.  `ud` is the static cost still to come in this
@@ -409,8 +424,26 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
     C->stall_mcyc += memsys_data(mem, C, now, pa, size, store) - now;
 }
 
-/* The I-cache lines one block touches, in order. */
+/* The same, attributing the stall to the instruction (attrib= only). */
+struct mem_ud {
+    uint64_t rest;
+    struct attrib_insn *a;
+};
+
+static void mem_cb_attrib(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+                          void *ud)
+{
+    const struct mem_ud *m = ud;
+    uint64_t before = C->stall_mcyc;
+    mem_cb(vcpu, info, vaddr, (void *)(uintptr_t)m->rest);
+    if (C->attrib_on)
+        m->a->stall_mcyc += C->stall_mcyc - before;
+}
+
+/* The I-cache lines one block touches, in order.  `a` (attrib= only) is the
+ * block's first instruction, which the fetch stalls are charged to. */
 struct tb_ilines {
+    struct attrib_insn *a;
     uint32_t n;
     uint64_t line[];
 };
@@ -426,6 +459,21 @@ static void tb_icache_cb(unsigned int vcpu, void *ud)
         t = memsys_ifetch(mem, C, t, L->line[i]);
     }
     C->stall_mcyc += t - now;
+    if (L->a && C->attrib_on)
+        L->a->stall_mcyc += t - now;
+}
+
+/* A block ran while the attributed region was open: count its instructions. */
+struct tb_attrib {
+    uint32_t n;
+    struct attrib_insn *a[];
+};
+
+static void tb_attrib_cb(unsigned int vcpu, void *ud)
+{
+    const struct tb_attrib *T = ud;
+    for (uint32_t i = 0; i < T->n; i++)
+        T->a[i]->execs++;
 }
 
 /* ------------------------------------------------------------ translation */
@@ -447,8 +495,16 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
     return P.ram_base + off;
 }
 
-static const struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n)
+static const struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
+                                             struct attrib_insn *a)
 {
+    if (a) {                                /* attributing: one per block, not shared */
+        struct tb_ilines *L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
+        L->a = a;
+        L->n = n;
+        memcpy(L->line, lines, n * sizeof(uint64_t));
+        return L;
+    }
     GBytes *key = g_bytes_new(lines, n * sizeof(uint64_t));
     struct tb_ilines *L = g_hash_table_lookup(ilines_table, key);
     if (L) {
@@ -456,6 +512,7 @@ static const struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n)
         return L;
     }
     L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
+    L->a = NULL;
     L->n = n;
     memcpy(L->line, lines, n * sizeof(uint64_t));
     g_hash_table_insert(ilines_table, key, L);
@@ -475,6 +532,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb);
     uint64_t cost[n];
     enum marker mk[n];
+    struct tb_attrib *ta = NULL;
     uint64_t lines[n];
     uint32_t nlines = 0;
     bool icache = memsys_has_icache(mem);
@@ -486,14 +544,28 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         uint8_t bytes[16];
         size_t len = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
         cost[i] = cpi_mcyc + extra_mcyc[isa->classify(bytes, len)];
+        if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
+            cost[i] += trap_mcyc;
         mk[i] = isa->marker(bytes, len);
         uint64_t pa = insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn));
         if (icache && pa != NO_PADDR && (nlines == 0 || lines[nlines - 1] != pa >> ishift))
             lines[nlines++] = pa >> ishift;
     }
+    if (attributing) {
+        ta = g_malloc(sizeof(*ta) + n * sizeof(ta->a[0]));
+        ta->n = n;
+        for (size_t i = 0; i < n; i++) {
+            struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+            ta->a[i] = attrib_insn(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn),
+                                   cost[i]);
+        }
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                                  QEMU_PLUGIN_COND_NE, e_attrib, 0, ta);
+    }
     if (nlines > 0)
         qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_icache_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                             (void *)intern_ilines(lines, nlines));
+                                             (void *)intern_ilines(lines, nlines,
+                                                                   ta ? ta->a[0] : NULL));
     g_mutex_unlock(&trans_lock);
 
     /* Segments: up to and including each marker, and the rest.  The inline
@@ -515,21 +587,25 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         uint64_t rest = sum;
         for (size_t k = s; k <= i; k++) {
             rest -= cost[k];
-            qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, k), mem_cb,
-                                             QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                             (void *)(uintptr_t)rest);
+            struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
+            if (ta) {
+                struct mem_ud *m = g_new(struct mem_ud, 1);
+                *m = (struct mem_ud){ rest, ta->a[k] };
+                qemu_plugin_register_vcpu_mem_cb(insn, mem_cb_attrib, QEMU_PLUGIN_CB_NO_REGS,
+                                                 QEMU_PLUGIN_MEM_RW, m);
+            } else {
+                qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                                 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)rest);
+            }
         }
         s = i + 1;
     }
 
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn))) {
+        if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 e_traps, 1);
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-                                                                e_static, trap_mcyc);
-        }
         switch (mk[i]) {
         case MK_REGION:
             qemu_plugin_register_vcpu_insn_exec_cb(insn, region_cb, QEMU_PLUGIN_CB_R_REGS, NULL);
@@ -540,7 +616,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                                        qemu_plugin_insn_haddr(insn));
             break;
         case MK_DISK:
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_cb, QEMU_PLUGIN_CB_R_REGS, NULL);
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_cb, QEMU_PLUGIN_CB_R_REGS,
+                                                   ta ? ta->a[i] : NULL);
             break;
         case MK_NONE:
             break;
@@ -578,6 +655,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
         fclose(out);
     if (trace)
         fclose(trace);
+    if (attributing)
+        attrib_close();
 }
 
 static uint64_t cycles_to_mcyc(double c)
@@ -623,6 +702,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         fprintf(stderr, "hwmodel: cannot write %s\n", P.trace);
         return -1;
     }
+    if (P.attrib && !(attributing = attrib_open(P.attrib))) {
+        fprintf(stderr, "hwmodel: cannot write %s\n", P.attrib);
+        return -1;
+    }
 
     clock_khz = (uint64_t)llround(P.mem.clock_mhz * 1000);
     cpi_mcyc = cycles_to_mcyc(P.cpi);
@@ -635,6 +718,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     e_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, insns);
     e_static = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, static_mcyc);
     e_traps = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, traps);
+    e_attrib = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, attrib_on);
     regbuf = g_byte_array_new();
     ilines_table = g_hash_table_new(g_bytes_hash, g_bytes_equal);
 

@@ -7,6 +7,8 @@
  *              a write buffer and a memory with latency and bandwidth;
  *   isa_*.c    what one ISA's instructions are: class (load, store, branch,
  *              multiply, divide) and the marker encodings;
+ *   attrib.c   optional: cycles per instruction address, for "where the
+ *              time goes" (attrib=FILE);
  *   hwmodel.c  the QEMU plugin: instruments translated code, keeps the
  *              counters, logs one record per timed region.
  *
@@ -41,6 +43,7 @@ struct counters {
     uint64_t bytes_in, bytes_out;       /* bytes read from / written to memory */
     uint64_t wbuf_stall_mcyc;           /* part of stall_mcyc: write buffer full */
     uint64_t disk_reqs, disk_mcyc;      /* part of stall_mcyc: disk requests  */
+    uint64_t attrib_on;                 /* 1 while the attributed region is open */
 };
 
 /* ------------------------------------------------------------ cache.c */
@@ -119,5 +122,18 @@ struct isa {
 };
 
 extern const struct isa isa_riscv;
+
+/* ------------------------------------------------------------ attrib.c */
+
+struct attrib_insn {
+    uint64_t vaddr;
+    uint64_t static_mcyc;               /* per execution */
+    uint64_t execs, stall_mcyc;         /* while the region is open */
+};
+
+bool attrib_open(const char *path);
+struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t static_mcyc);
+void attrib_dump(uint32_t region);
+void attrib_close(void);
 
 #endif

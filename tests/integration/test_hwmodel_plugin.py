@@ -152,3 +152,18 @@ def test_sweep_writes_csv_and_png(tmp_path):
     assert rows[0].startswith("param,value,bench,case,unit,measured")
     assert len(rows) == 1 + 2 * 2                     # two values x two cases
     assert png_path.stat().st_size > 10000
+
+
+def test_attribution_accounts_for_every_cycle():
+    from harness import attribute
+    costs, meta = attribute.attribute("ds3100", "getpid -n 200")
+    names = {c.name for c in costs}
+    assert {"trap_entry", "trap", "sys_getpid", "trap_return", "getpid"} <= names
+    total = sum(c.cycles for c in costs)
+    assert total == pytest.approx(meta["region_cycles_per_op"], rel=0.005)
+    kernel = sum(c.cycles for c in costs if c.space == "kernel")
+    assert kernel > 0.8 * total
+    # a getpid is one trap: the trap vector's first instruction runs once per call
+    assert next(c for c in costs if c.name == "sys_getpid").insns == pytest.approx(4, abs=1)
+    text = attribute.format_costs(costs, meta)
+    assert "trap_entry" in text and "stalled" in text
