@@ -26,7 +26,7 @@
 #define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
 
 #define KERNBASE    0x80000000               /* S0 space                      */
-#define RAMSIZE     (16 * 1024 * 1024)       /* SIMH `set cpu 16m`            */
+#define RAMSIZE     (64 * 1024 * 1024)       /* SIMH `set cpu 64m`: a full KA655  */
 #define PHYSTOP     (KERNBASE + RAMSIZE)     /* as a kernel VA                */
 #define P2V(pa)     ((void *)((uintptr)(pa) + KERNBASE))
 #define V2P(va)     ((paddr)((uintptr)(va) - KERNBASE))

@@ -29,7 +29,7 @@
 
 #define HW_PER_PAGE  (PGSIZE / VAX_PGSIZE)         /* 8 */
 #define PTE_PER_PAGE (PGSIZE / 4)                  /* 1024 entries per table page */
-#define P0_MAX       RAMSIZE                       /* program + heap: at most all of RAM */
+#define P0_MAX       (16u << 20)                   /* program + heap limit */
 #define P0_PTPAGES   (P0_MAX / VAX_PGSIZE / PTE_PER_PAGE)
 #define P1_SPAN      (PTE_PER_PAGE * VAX_PGSIZE)   /* 512 KB: one table page */
 #define P1_BASE      0x40000000u
