@@ -51,7 +51,7 @@ def _start_guest(args: argparse.Namespace, log_path: Path | None) -> tuple[Guest
     if log_path is not None:
         argv += _model_args(machine, profile, _hw_log(log_path))
     guest = Guest(argv, log_path=log_path, line_ending=machine.line_ending,
-                  char_delay=machine.char_delay, cwd=ROOT)
+                  char_delay=machine.char_delay, cwd=ROOT, stop_key=machine.stop_key)
     return guest, machine, profile
 
 

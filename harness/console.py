@@ -104,8 +104,13 @@ class Guest:
 
     def __init__(self, argv: list[str], *, log_path: str | Path | None = None,
                  line_ending: str = "\r", char_delay: float = 0.0,
-                 cwd: str | Path | None = None, halt_timeout: float = 5.0) -> None:
+                 cwd: str | Path | None = None, halt_timeout: float = 5.0,
+                 stop_key: str | None = None) -> None:
         self.argv = list(argv)
+        # A key that makes the emulator stop the guest and say where it was
+        # (SIMH: Ctrl-E prints "Simulation stopped, PC: ..."): typed when the
+        # guest hangs, so the hang's report shows what it was doing.
+        self.stop_key = stop_key
         self.line_ending = line_ending
         self.char_delay = char_delay
         self.cwd = str(cwd) if cwd is not None else None
@@ -206,7 +211,19 @@ class Guest:
             raise GuestExited(f"emulator exited ({how}) during {during}, "
                               f"before the {waiting_for}", self._tail())
         self.state = "hung"
+        self._stop_and_report()
         raise GuestHang(during, timeout, waiting_for, self._tail())
+
+    def _stop_and_report(self) -> None:
+        """Type the stop key, if any, and give the emulator a moment to say
+        where the guest was (it lands in the transcript, so in the tail)."""
+        if self.stop_key is None or self.child is None or not self.child.isalive():
+            return
+        try:
+            self.child.send(self.stop_key)
+            self.child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=2)
+        except (pexpect.ExceptionPexpect, OSError):
+            pass
 
     def _raise_panic(self, during: str) -> None:
         assert self.child is not None

@@ -17,6 +17,7 @@ refused until kernel/arch/vax/arch.mk exists.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -58,6 +59,9 @@ class Machine:
     port_file: str = ""
     # The emulator's exit status when the guest powers itself off.
     halt_status: int = 0
+    # A key the harness types when the guest hangs, to make the emulator
+    # stop it and report where it was (console.Guest's stop_key).
+    stop_key: str | None = None
 
     def kernel_path(self, root: Path = ROOT) -> Path:
         return root / self.kernel
@@ -117,13 +121,23 @@ def _m68k(exe: str, kernel: Path, interactive: bool) -> list[str]:
 
 _SIMH_SCRIPT = """\
 ; written by harness/machines.py: boot the raw kernel image at 0x1000
-set cpu 16m
+set cpu 64m
 load -o {kernel} 1000
 go 1000
-; the kernel HALTs on `halt`: report instructions executed and leave
+; the kernel HALTs on `halt` (or Ctrl-E stopped a hung guest, and SIMH
+; printed its PC): report instructions executed and leave
 show time
 exit
 """
+
+
+def simh_vax() -> str:
+    """Our SIMH (scripts/vax-simh.sh builds it into the cache; `make ARCH=vax`
+    runs that): Debian's MicroVAX 3900 with deterministic timers and the XFC
+    marker.  A stock /usr/bin/vax boots the kernel too, but its clock follows
+    the host's for long intervals."""
+    cache = os.environ.get("OUSTERHOUT_CACHE") or str(Path.home() / ".cache" / "ousterhout")
+    return str(Path(cache) / "simh" / "vax")
 
 
 def _vax(exe: str, kernel: Path, interactive: bool) -> list[str]:
@@ -142,8 +156,9 @@ MACHINES: dict[str, Machine] = {
                    halt_status=1, notes="QEMU pc, multiboot v1 kernel"),
     "m68k": Machine("m68k", "qemu-system-m68k", "build/m68k/kernel.elf", _m68k,
                     notes="QEMU virt, 68040"),
-    "vax": Machine("vax", "vax", "build/vax/kernel.bin", _vax, version_args=None,
-                   boot_timeout=60.0, notes="SIMH MicroVAX 3900 (KA655)"),
+    "vax": Machine("vax", simh_vax(), "build/vax/kernel.bin", _vax, version_args=None,
+                   boot_timeout=60.0, stop_key="\x05",   # Ctrl-E: SIMH stops, prints the PC
+                   notes="SIMH MicroVAX 3900 (KA655)"),
 }
 
 

@@ -28,6 +28,6 @@ def start_guest(name: str, arch: str = "riscv") -> Guest:
     m = machines.get(arch)
     g = Guest(m.command(PROFILE), log_path=logs(arch) / f"{name}.log",
               line_ending=m.line_ending, char_delay=m.char_delay,
-              cwd=machines.ROOT)
+              cwd=machines.ROOT, stop_key=m.stop_key)
     g.boot(timeout=m.boot_timeout)
     return g

@@ -13,7 +13,8 @@ from harness.errors import GuestHang
 def test_boot_line(test_guest, arch):
     b = test_guest.boot_record
     assert b.arch == arch
-    assert 64 << 20 <= b.ram <= 128 << 20        # QEMU gives it -m 128M
+    # QEMU gives it -m 128M; SIMH's MicroVAX 3900 has 64M, less the kernel
+    assert 48 << 20 <= b.ram <= 128 << 20
     assert 10 <= b.hz <= 10000
 
 
@@ -37,13 +38,18 @@ def test_halt_powers_off(boot, arch):
         os.kill(pid, 0)
 
 
-def test_hang_is_detected_and_qemu_killed(boot):
+def test_hang_is_detected_and_qemu_killed(boot, arch):
     # `cat` with no arguments copies the console forever: the prompt never comes.
     g = boot()
     pid = g.pid
-    with pytest.raises(GuestHang, match="command 'cat'.*no prompt after 1 s"):
+    with pytest.raises(GuestHang, match="command 'cat'.*no prompt after 1 s") as hang:
         g.run("cat", timeout=1)
     g.close()
-    assert g.signal_status == signal.SIGKILL
+    if machines.get(arch).stop_key:
+        # SIMH: the harness typed Ctrl-E, SIMH stopped the guest, said where
+        # it was and ran the rest of its script (exit).
+        assert any("Simulation stopped, PC:" in line for line in hang.value.tail)
+    else:
+        assert g.signal_status == signal.SIGKILL
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
