@@ -137,7 +137,7 @@ $(QEMU_PLUGIN_H): scripts/fetch-qemu-plugin-h.sh
 
 $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/plugin/*.h) $(QEMU_PLUGIN_H)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -fPIC -shared \
+	$(HOST_CC) -O2 -flto -fvisibility=hidden -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -fPIC -shared \
 	    -I$(HWMODEL_DIR)/include $$(pkg-config --cflags glib-2.0) \
 	    -o $@ $(HWMODEL_SRCS) -lm
 

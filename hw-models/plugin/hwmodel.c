@@ -404,38 +404,76 @@ static void disk_cb(unsigned int vcpu, void *ud)
         ((struct attrib_insn *)ud)->stall_mcyc += m;
 }
 
-/* Every load and store.  `ud` is the static cost still to come in this
- * instruction's segment, already added: subtract it for the exact time. */
+/*
+ * Every load and store.  `ud` packs what translation knew about the
+ * instruction, to spare two calls into QEMU per access:
+ *      bits 0-1  log2 of the access size     } valid if bit 3 is set
+ *      bit 2     store                       } (else ask QEMU)
+ *      bits 4-   the static cost still to come in this instruction's
+ *                segment, already added: subtract it for the exact time.
+ */
+#define UD_KNOWN 8u
+#define UD_STORE 4u
+
+static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
+{
+    bool store = false;
+    int shift = isa->mem_access(bytes, len, &store);
+    uintptr_t u = (uintptr_t)rest << 4;
+    if (shift >= 0)
+        u |= UD_KNOWN | (store ? UD_STORE : 0) | (uintptr_t)shift;
+    return u;
+}
+
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
-    bool store = qemu_plugin_mem_is_store(info);
+    uintptr_t u = (uintptr_t)ud;
+    bool store;
+    unsigned size;
+    if (u & UD_KNOWN) {
+        store = u & UD_STORE;
+        size = 1u << (u & 3);
+#ifdef CHECK_DECODE
+        if (store != qemu_plugin_mem_is_store(info) ||
+            size != 1u << qemu_plugin_mem_size_shift(info))
+            say("HWWARN what=decode_mismatch\n");
+#endif
+    } else {
+        store = qemu_plugin_mem_is_store(info);
+        size = 1u << qemu_plugin_mem_size_shift(info);
+    }
     if (store)
         C->stores++;
     else
         C->loads++;
+#ifdef STUB_LEVEL
+    if (STUB_LEVEL == 0) return;
+#endif
     struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
     if (!hw || qemu_plugin_hwaddr_is_io(hw))
         return;                             /* device registers: not modelled */
     uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
-    unsigned size = 1u << qemu_plugin_mem_size_shift(info);
     if (tracing)
         fprintf(trace, "%c %" PRIx64 " %u\n", store ? 'W' : 'R', pa, size);
-    uint64_t now = now_mcyc() - (uintptr_t)ud;
+#ifdef STUB_LEVEL
+    if (STUB_LEVEL == 1) { C->bytes_in += pa & 1; return; }
+#endif
+    uint64_t now = now_mcyc() - (u >> 4);
     C->stall_mcyc += memsys_data(mem, C, now, pa, size, store) - now;
 }
 
 /* The same, attributing the stall to the instruction (attrib= only). */
-struct mem_ud {
-    uint64_t rest;
+struct mem_attrib_ud {
+    uintptr_t ud;                       /* as for mem_cb */
     struct attrib_insn *a;
 };
 
 static void mem_cb_attrib(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
                           void *ud)
 {
-    const struct mem_ud *m = ud;
+    const struct mem_attrib_ud *m = ud;
     uint64_t before = C->stall_mcyc;
-    mem_cb(vcpu, info, vaddr, (void *)(uintptr_t)m->rest);
+    mem_cb(vcpu, info, vaddr, (void *)m->ud);
     if (C->attrib_on)
         m->a->stall_mcyc += C->stall_mcyc - before;
 }
@@ -444,19 +482,24 @@ static void mem_cb_attrib(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_
  * block's first instruction, which the fetch stalls are charged to. */
 struct tb_ilines {
     struct attrib_insn *a;
+    uint64_t seen;                      /* for memsys_ifetch_block */
     uint32_t n;
     uint64_t line[];
 };
 
 static void tb_icache_cb(unsigned int vcpu, void *ud)
 {
-    const struct tb_ilines *L = ud;
+    struct tb_ilines *L = ud;
     uint64_t now = now_mcyc();
     uint64_t t = now;
-    for (uint32_t i = 0; i < L->n; i++) {
-        if (tracing)
+    if (tracing) {
+        for (uint32_t i = 0; i < L->n; i++) {
             fprintf(trace, "I %" PRIx64 " 4\n", L->line[i] << memsys_iline_shift(mem));
-        t = memsys_ifetch(mem, C, t, L->line[i]);
+            t = memsys_ifetch(mem, C, t, L->line[i]);
+        }
+        L->seen = 0;
+    } else {
+        t = memsys_ifetch_block(mem, C, t, L->line, L->n, &L->seen);
     }
     C->stall_mcyc += t - now;
     if (L->a && C->attrib_on)
@@ -495,12 +538,13 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
     return P.ram_base + off;
 }
 
-static const struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
+static struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
                                              struct attrib_insn *a)
 {
     if (a) {                                /* attributing: one per block, not shared */
         struct tb_ilines *L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
         L->a = a;
+        L->seen = 0;
         L->n = n;
         memcpy(L->line, lines, n * sizeof(uint64_t));
         return L;
@@ -513,6 +557,7 @@ static const struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
     }
     L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
     L->a = NULL;
+    L->seen = 0;
     L->n = n;
     memcpy(L->line, lines, n * sizeof(uint64_t));
     g_hash_table_insert(ilines_table, key, L);
@@ -532,6 +577,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb);
     uint64_t cost[n];
     enum marker mk[n];
+    uint8_t code[n][16];
+    size_t code_len[n];
     struct tb_attrib *ta = NULL;
     uint64_t lines[n];
     uint32_t nlines = 0;
@@ -541,8 +588,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     g_mutex_lock(&trans_lock);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        uint8_t bytes[16];
-        size_t len = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+        uint8_t *bytes = code[i];
+        size_t len = code_len[i] = qemu_plugin_insn_data(insn, bytes, sizeof(code[i]));
         cost[i] = cpi_mcyc + extra_mcyc[isa->classify(bytes, len)];
         if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
             cost[i] += trap_mcyc;
@@ -588,14 +635,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         for (size_t k = s; k <= i; k++) {
             rest -= cost[k];
             struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
+            uintptr_t u = mem_ud(rest, code[k], code_len[k]);
             if (ta) {
-                struct mem_ud *m = g_new(struct mem_ud, 1);
-                *m = (struct mem_ud){ rest, ta->a[k] };
+                struct mem_attrib_ud *m = g_new(struct mem_attrib_ud, 1);
+                *m = (struct mem_attrib_ud){ u, ta->a[k] };
                 qemu_plugin_register_vcpu_mem_cb(insn, mem_cb_attrib, QEMU_PLUGIN_CB_NO_REGS,
                                                  QEMU_PLUGIN_MEM_RW, m);
             } else {
                 qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                                 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)rest);
+                                                 QEMU_PLUGIN_MEM_RW, (void *)u);
             }
         }
         s = i + 1;

@@ -71,6 +71,40 @@ static enum insn_class classify(const uint8_t *insn, size_t len)
     }
 }
 
+static int mem_access(const uint8_t *insn, size_t len, bool *store)
+{
+    if (len == 2) {
+        uint16_t h = insn[0] | insn[1] << 8;
+        unsigned quadrant = h & 3, funct3 = h >> 13;
+        if (quadrant == 1)
+            return -1;
+        if (funct3 == 2 || funct3 == 6) {   /* c.lw c.sw c.lwsp c.swsp */
+            *store = funct3 == 6;
+            return 2;
+        }
+        return -1;
+    }
+    if (len != 4)
+        return -1;
+    uint32_t w = word(insn);
+    unsigned funct3 = (w >> 12) & 7;
+    switch (w & 0x7f) {
+    case 0x03:                          /* lb lh lw lbu lhu */
+    case 0x23:                          /* sb sh sw */
+        if ((funct3 & 3) == 3)
+            return -1;
+        *store = (w & 0x7f) == 0x23;
+        return funct3 & 3;
+    case 0x07: case 0x27:               /* flw/fsw, fld/fsd */
+        if (funct3 != 2 && funct3 != 3)
+            return -1;
+        *store = (w & 0x7f) == 0x27;
+        return funct3;
+    default:
+        return -1;
+    }
+}
+
 static enum marker marker(const uint8_t *insn, size_t len)
 {
     if (len != 4)
@@ -87,6 +121,7 @@ const struct isa isa_riscv = {
     .name = "riscv",
     .classify = classify,
     .marker = marker,
+    .mem_access = mem_access,
     .arg_reg = { "a0", "a1", "a2" },
     .big_endian = false,
 };

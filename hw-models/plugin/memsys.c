@@ -39,8 +39,9 @@
 struct memsys {
     struct cache *ic, *dc, *l2;         /* ic == dc for a unified L1 */
     uint32_t bus;
+    unsigned bus_shift;                 /* log2(bus) */
     double khz;                         /* processor clock */
-    double mcyc_per_byte;               /* memory transfer time */
+    uint64_t word_mcyc;                 /* memory time per bus word */
     uint64_t lat;                       /* memory read latency */
     uint64_t l2_hit;
     uint64_t mem_free;                  /* the memory is busy until then */
@@ -60,16 +61,21 @@ uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns)
     return (uint64_t)llround(ns * m->khz / 1000.0);
 }
 
-/* Memory time for `bytes`, in whole bus words. */
-static uint64_t xfer(const struct memsys *m, uint32_t bytes)
+/* Whole bus words for `bytes`, and their memory time.  (Shifts, not
+ * divisions: this is on every store of a write-through machine.) */
+static inline uint32_t bus_words(const struct memsys *m, uint32_t bytes)
 {
-    uint32_t words = (bytes + m->bus - 1) / m->bus;
-    return (uint64_t)llround((double)words * m->bus * m->mcyc_per_byte);
+    return (bytes + m->bus - 1) >> m->bus_shift;
 }
 
-static uint32_t bus_round(const struct memsys *m, uint32_t bytes)
+static inline uint64_t xfer(const struct memsys *m, uint32_t bytes)
 {
-    return (bytes + m->bus - 1) / m->bus * m->bus;
+    return bus_words(m, bytes) * m->word_mcyc;
+}
+
+static inline uint32_t bus_round(const struct memsys *m, uint32_t bytes)
+{
+    return bus_words(m, bytes) << m->bus_shift;
 }
 
 static uint64_t mem_read(struct memsys *m, struct counters *c, uint64_t now, uint32_t bytes)
@@ -138,7 +144,8 @@ static uint64_t wbuf_store(struct memsys *m, struct counters *c, uint64_t now,
                            uint64_t paddr, uint32_t bytes)
 {
     while (m->wb_count > 0 && m->wb_done[m->wb_head] <= now) {
-        m->wb_head = (m->wb_head + 1) % m->wb_n;
+        if (++m->wb_head == m->wb_n)
+            m->wb_head = 0;
         m->wb_count--;
     }
     if (m->wb_n == 0) {                 /* no buffer: wait for the write */
@@ -148,13 +155,15 @@ static uint64_t wbuf_store(struct memsys *m, struct counters *c, uint64_t now,
     }
     if (m->wb_count == m->wb_n) {       /* full: wait for the oldest entry */
         uint64_t t = m->wb_done[m->wb_head];
-        m->wb_head = (m->wb_head + 1) % m->wb_n;
+        if (++m->wb_head == m->wb_n)
+            m->wb_head = 0;
         m->wb_count--;
         c->wbuf_stall_mcyc += t - now;
         now = t;
     }
     uint64_t done = next_write(m, c, max64(now, m->wb_last), paddr, bytes);
-    m->wb_done[(m->wb_head + m->wb_count) % m->wb_n] = done;
+    uint32_t tail = m->wb_head + m->wb_count;
+    m->wb_done[tail >= m->wb_n ? tail - m->wb_n : tail] = done;
     m->wb_count++;
     m->wb_last = done;
     return now;
@@ -208,6 +217,21 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
         next_write(m, c, now, r.victim << ic->line_shift, ic->g.line);
     }
     return next_read(m, c, now, lineno << ic->line_shift, ic->g.line);
+}
+
+uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
+                             const uint64_t *lines, uint32_t n, uint64_t *seen)
+{
+    struct cache *ic = m->ic;
+    /* Direct-mapped and nothing filled since these lines were all present:
+     * they all hit, and a hit changes nothing.  (fills + 1 so 0 means never.) */
+    if (ic->g.assoc == 1 && *seen == ic->fills + 1)
+        return now;
+    uint64_t before = ic->fills;
+    for (uint32_t i = 0; i < n; i++)
+        now = memsys_ifetch(m, c, now, lines[i]);
+    *seen = ic->fills == before ? ic->fills + 1 : 0;
+    return now;
 }
 
 bool memsys_has_icache(const struct memsys *m)
@@ -272,8 +296,9 @@ struct memsys *memsys_new(const struct memsys_params *p, const char **err)
         return NULL;
     }
     m->bus = p->bus_bytes;
+    m->bus_shift = __builtin_ctz(p->bus_bytes);
     m->khz = p->clock_mhz * 1000.0;
-    m->mcyc_per_byte = m->khz / p->mem_mbs;
+    m->word_mcyc = (uint64_t)llround(p->bus_bytes * m->khz / p->mem_mbs);
     m->lat = memsys_ns_to_mcyc(m, p->mem_latency_ns);
     m->l2_hit = memsys_ns_to_mcyc(m, p->l2_latency_ns);
     m->wb_n = p->wbuf_entries;

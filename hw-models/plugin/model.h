@@ -61,6 +61,10 @@ struct cache {
     /* sets * assoc entries; within a set, most recently used first.
      * entry = (line number + 1) << 1 | dirty; 0 is an empty way. */
     uint64_t *way;
+    /* Lines filled so far.  Only a fill evicts, so in a direct-mapped cache
+     * (where a hit changes nothing) lines seen present when `fills` was N
+     * are all still present while it is N: memsys_ifetch_block uses that. */
+    uint64_t fills;
 };
 
 struct cache_result {
@@ -73,7 +77,51 @@ struct cache_result {
 /* NULL with a message in *err if the geometry is impossible. */
 struct cache *cache_new(const struct cache_geom *g, const char **err);
 void cache_flush(struct cache *c);      /* empty it, dropping dirty data */
-struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write);
+/* The rules, which tests/hwmodel_ref.py implements again independently:
+ *   - a read miss allocates the line (evicting the least recently used way);
+ *   - a store that hits marks the line dirty in a write-back cache, and only
+ *     refreshes it in a write-through cache (the store goes on to memory);
+ *   - a store that misses allocates only with write_allocate (and the new
+ *     line is dirty if write-back); otherwise the cache is left untouched;
+ *   - every hit and every fill makes the line the most recently used;
+ *   - evicting a dirty line is a write-back (reported to the caller). */
+static inline __attribute__((always_inline))
+struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write)
+{
+    struct cache_result r = { 0 };
+    uint32_t assoc = c->g.assoc;
+    uint64_t *set = c->way + (lineno & (c->sets - 1)) * assoc;
+    uint64_t key = (lineno + 1) << 1;
+    uint64_t dirty = write && c->g.write_back;
+
+    /* (Plain loops, not memmove: sets are a few ways, and this runs on
+     * every access of the guest.) */
+    for (uint32_t i = 0; i < assoc; i++) {
+        if ((set[i] & ~1ull) == key) {
+            uint64_t e = set[i] | dirty;
+            for (uint32_t k = i; k > 0; k--)
+                set[k] = set[k - 1];
+            set[0] = e;
+            r.hit = true;
+            return r;
+        }
+    }
+    if (write && !c->g.write_allocate)
+        return r;                       /* store miss, no allocate */
+
+    uint64_t victim = set[assoc - 1];
+    if (victim & 1) {
+        r.evicted_dirty = true;
+        r.victim = (victim >> 1) - 1;
+    }
+    for (uint32_t k = assoc - 1; k > 0; k--)
+        set[k] = set[k - 1];
+    set[0] = key | dirty;
+    r.filled = true;
+    c->fills++;
+    return r;
+}
+
 
 /* ------------------------------------------------------------ memsys.c */
 
@@ -96,6 +144,10 @@ void memsys_flush(struct memsys *m);
 uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
                      uint64_t paddr, unsigned size, bool store);
 uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
+/* All the I-cache lines of one block, in order.  *seen caches when they were
+ * last all found present (see struct cache); 0 = never. */
+uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
+                             const uint64_t *lines, uint32_t n, uint64_t *seen);
 bool memsys_has_icache(const struct memsys *m);
 unsigned memsys_iline_shift(const struct memsys *m);
 uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);
@@ -117,6 +169,9 @@ struct isa {
     const char *name;
     enum insn_class (*classify)(const uint8_t *insn, size_t len);
     enum marker (*marker)(const uint8_t *insn, size_t len);
+    /* log2 of the bytes a load or store moves, and which it is; -1 if the
+     * instruction does not say (atomics) or is not a plain load or store. */
+    int (*mem_access)(const uint8_t *insn, size_t len, bool *store);
     const char *arg_reg[3];             /* registers holding marker arguments */
     bool big_endian;                    /* byte order of the mailbox */
 };
