@@ -40,6 +40,10 @@ PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
 TRAP_SYMBOLS = {"riscv": ("trap_entry",)}
 RAM = {"riscv": (0x80000000, 128 << 20)}
 PLUGIN_ISAS = ("riscv",)            # ISAs the plugin has instruction classes for
+# ISAs whose emulator carries the model itself, taking the plugin's key=value
+# arguments as one argument: the VAX's SIMH (simh/vax_model.c), whose script
+# passes it on to its MODEL command (harness/machines.py).
+SIMH_ISAS = ("vax",)
 
 # ------------------------------------------------------------------ schema
 
@@ -289,11 +293,18 @@ def plugin_args(hw: HwProfile, kernel_elf: Path | None, log_path: Path) -> list[
 
 def emulator_args(hw: HwProfile, arch: str, kernel_elf: Path | None, log_path: Path,
                   extra: list[str] | None = None) -> list[str]:
-    """-plugin ... for QEMU; [] for a profile without a model."""
+    """-plugin ... for QEMU, the MODEL argument for SIMH; [] for a profile
+    without a model."""
     if not hw.model:
         return []
     if hw.isa != arch:
         raise SetupError(f"profile {hw.name!r} models a {hw.isa} machine, not {arch}")
+    if arch in SIMH_ISAS:
+        if extra:
+            raise SetupError(f"the {arch} model does not take {', '.join(extra)} "
+                             f"(no trace or attribution in SIMH yet)")
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        return [",".join(plugin_args(hw, None, log_path))]
     if arch not in PLUGIN_ISAS:
         raise SetupError(f"the hardware model has no {arch} instruction classes yet "
                          f"(profile {hw.name!r})")

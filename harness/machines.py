@@ -123,6 +123,8 @@ _SIMH_SCRIPT = """\
 ; written by harness/machines.py: boot the raw kernel image at 0x1000
 set cpu 64m
 load -o {kernel} 1000
+; the hardware model's arguments, if the profile has one (simh/vax_model.c)
+model %1
 go 1000
 ; the kernel HALTs on `halt` (or Ctrl-E stopped a hung guest, and SIMH
 ; printed its PC): report instructions executed and leave

@@ -9,8 +9,9 @@
 # Installs $OUSTERHOUT_CACHE/simh/vax (default ~/.cache/ousterhout), a
 # MicroVAX 3900 (KA655) like Debian's /usr/bin/vax, whose interval timers
 # count instructions exactly (deterministic runs) and which understands our
-# XFC marker.  Stale means: the patch or the model source changed (their
-# hash names the stamp).  About 10 s.  SIMH's code is never committed: it
+# XFC marker, and which carries the hardware model (simh/vax_model.c, with
+# the QEMU plugin's memory model from hw-models/plugin/).  Stale means: one
+# of those sources changed (their hash names the stamp).  About 10 s.  SIMH's code is never committed: it
 # is fetched from Debian's source archive.
 set -euo pipefail
 
@@ -23,7 +24,11 @@ WORK=$DEST/build
 
 if [ "${1:-}" = --path ]; then echo "$BIN"; exit 0; fi
 
-hash=$(cat "$ROOT/simh/vax-model.patch" "$ROOT/simh/vax_model.c" | sha256sum | cut -c1-16)
+# The model's sources: ours, and the memory model shared with the QEMU plugin.
+MODEL_SRCS=("$ROOT/simh/vax-model.patch" "$ROOT/simh/vax_model.c"
+            "$ROOT/hw-models/plugin/model.h" "$ROOT/hw-models/plugin/memsys.c"
+            "$ROOT/hw-models/plugin/cache.c")
+hash=$(cat "${MODEL_SRCS[@]}" | sha256sum | cut -c1-16)
 STAMP=$DEST/.built-$hash
 if [ -x "$BIN" ] && [ -f "$STAMP" ]; then
     touch "$BIN"            # newer than its sources, for make
@@ -69,9 +74,9 @@ cd "$WORK"
 # SIMH's sources have CRLF line endings; our patch is plain LF.
 sed -i 's/\r$//' makefile VAX/*.[ch]
 patch -p1 < "$ROOT/simh/vax-model.patch" >> "$LOG" 2>&1
-cp "$ROOT/simh/vax_model.c" VAX/
+cp "$ROOT/simh/vax_model.c" "$ROOT"/hw-models/plugin/{model.h,memsys.c,cache.c} VAX/
 mkdir -p BIN
-make vax CC='gcc -std=gnu99 -U__STRICT_ANSI__ -O2 -lrt -lm -D_GNU_SOURCE -I .' >> "$LOG" 2>&1
+make vax CC='gcc -std=gnu99 -U__STRICT_ANSI__ -O2 -D_GNU_SOURCE -I .' LDFLAGS='-lm -lrt' >> "$LOG" 2>&1
 install -m 755 BIN/vax "$BIN"
 rm -f "$DEST"/.built-*
 touch "$STAMP"

@@ -39,10 +39,11 @@ $(BUILD)/kernel.bin: $(BUILD)/kernel.elf
 	$(OBJCOPY) -O binary $< $@
 
 # Our SIMH: a MicroVAX 3900 whose timers count instructions exactly (runs
-# are deterministic) and which knows our XFC marker (simh/), rebuilt by
-# scripts/vax-simh.sh when its patch or model source changes.
+# are deterministic), which knows our XFC markers and carries the hardware
+# model (simh/), rebuilt by scripts/vax-simh.sh when a source changes.
 SIMH_VAX := $(shell scripts/vax-simh.sh --path)
-$(SIMH_VAX): scripts/vax-simh.sh simh/vax-model.patch simh/vax_model.c
+$(SIMH_VAX): scripts/vax-simh.sh simh/vax-model.patch simh/vax_model.c \
+             $(wildcard hw-models/plugin/model.h hw-models/plugin/memsys.c hw-models/plugin/cache.c)
 	scripts/vax-simh.sh
 
 ARCH_ALL := $(BUILD)/kernel.bin $(SIMH_VAX)
