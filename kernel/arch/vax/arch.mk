@@ -18,8 +18,10 @@ endif
 ARCH_TOOLCHAIN := scripts/vax-toolchain.sh
 
 # GCC defaults to PIC on this target; the kernel and the guests are static.
+# --wrap=memcpy: memcpy is MOVC3, as bcopy was in the VAX's BSD kernel and
+# C library (kernel/arch/vax/memcpy.S).
 ARCH_CFLAGS  := -fno-pic -fno-asynchronous-unwind-tables
-ARCH_LDFLAGS := -static -Wl,--build-id=none
+ARCH_LDFLAGS := -static -Wl,--build-id=none -Wl,--wrap=memcpy
 LIBGCC       := $(shell $(CROSS)gcc -print-libgcc-file-name 2>/dev/null)
 
 KERNEL_LDS  := kernel/arch/vax/kernel.ld
@@ -28,11 +30,13 @@ ARCH_KERNEL_SRCS := boot/vax/entry.S \
                     kernel/arch/vax/swtch.S kernel/arch/vax/mmu.c \
                     kernel/arch/vax/cons.c kernel/arch/vax/timer.c \
                     kernel/arch/vax/usercopy.S kernel/arch/vax/udiv.S \
+                    kernel/arch/vax/memcpy.S \
                     kernel/arch/vax/machine.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/vax/crt0.S guests/lib/arch/vax/syscall.S guests/lib/arch/vax/traps.S \
-                   guests/lib/arch/vax/bench_arch.S guests/lib/arch/vax/udiv.S
+                   guests/lib/arch/vax/bench_arch.S guests/lib/arch/vax/udiv.S \
+                   guests/lib/arch/vax/memcpy.S
 
 # What SIMH loads: the kernel as raw bytes from KERNBASE + 0x1000 on.
 $(BUILD)/kernel.bin: $(BUILD)/kernel.elf
