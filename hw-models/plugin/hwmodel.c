@@ -33,6 +33,10 @@
  *
  * attrib=FILE and attrib_region=ID attribute region ID's cycles to
  * instruction addresses (attrib.c).
+ *
+ * Disk requests are charged at the disk marker, or, with disk_pc=ADDR, at
+ * the entry of the kernel's disk_request() (every request of the storage
+ * layer passes through it; its arguments are in the ABI's registers).
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -61,6 +65,7 @@ static struct {
     uint64_t ram_base, ram_size;        /* guest RAM, for instruction paddrs */
     double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
     uint64_t disk_cyl_sectors;
+    uint64_t disk_pc, disk_block;       /* the kernel's disk_request(), its block size */
     const char *out, *trace, *attrib;
     int64_t trace_region, attrib_region;
 } P = {
@@ -68,6 +73,7 @@ static struct {
     .mem = { .bus_bytes = 4 },
     .ram_base = 0x80000000, .ram_size = 128 << 20,
     .disk_cyl_sectors = 1,
+    .disk_block = 1024,
     .trace_region = -1,
     .attrib_region = -1,
 };
@@ -112,6 +118,8 @@ static const struct opt {
     { "disk_rpm", T_F64, &P.disk_rpm },
     { "disk_mbs", T_F64, &P.disk_mbs },
     { "disk_cyl_sectors", T_U64, &P.disk_cyl_sectors },
+    { "disk_pc", T_U64, &P.disk_pc },
+    { "disk_block", T_U64, &P.disk_block },
     { "ram_base", T_U64, &P.ram_base },
     { "ram_size", T_U64, &P.ram_size },
     { "out", T_STR, &P.out },
@@ -383,9 +391,8 @@ static void clock_cb(unsigned int vcpu, void *ud)
  * the transfer. */
 static uint64_t disk_next_sector = UINT64_MAX, disk_cyl = UINT64_MAX;
 
-static void disk_cb(unsigned int vcpu, void *ud)
+static void disk_charge(uint64_t sector, uint64_t bytes, void *ud)
 {
-    uint64_t sector = read_arg(0), bytes = read_arg(1);
     double ns = P.disk_overhead_us * 1e3;
     if (sector != disk_next_sector) {
         uint64_t cyl = sector / P.disk_cyl_sectors;
@@ -402,6 +409,20 @@ static void disk_cb(unsigned int vcpu, void *ud)
     C->disk_reqs++;
     if (ud && C->attrib_on)
         ((struct attrib_insn *)ud)->stall_mcyc += m;
+}
+
+/* The disk marker: a0 = sector, a1 = bytes (a2 = write: the cost is the same). */
+static void disk_cb(unsigned int vcpu, void *ud)
+{
+    disk_charge(read_arg(0), read_arg(1), ud);
+}
+
+/* The entry of the kernel's disk_request(int write, uint32 blockno, uint32 n)
+ * (kernel/port/ramdisk.c), found by its symbol: a0 = write, a1 = block, a2 = n. */
+static void disk_fn_cb(unsigned int vcpu, void *ud)
+{
+    uint64_t block = read_arg(1), n = read_arg(2);
+    disk_charge(block * (P.disk_block / 512), n * P.disk_block, ud);
 }
 
 /*
@@ -654,6 +675,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 e_traps, 1);
+        if (P.disk_pc && qemu_plugin_insn_vaddr(insn) == P.disk_pc)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_cb, QEMU_PLUGIN_CB_R_REGS,
+                                                   ta ? ta->a[i] : NULL);
         switch (mk[i]) {
         case MK_REGION:
             qemu_plugin_register_vcpu_insn_exec_cb(insn, region_cb, QEMU_PLUGIN_CB_R_REGS, NULL);

@@ -167,3 +167,24 @@ def test_attribution_accounts_for_every_cycle():
     assert next(c for c in costs if c.name == "sys_getpid").insns == pytest.approx(4, abs=1)
     text = attribute.format_costs(costs, meta)
     assert "trap_entry" in text and "stalled" in text
+
+
+def test_disk_requests_are_charged(tmp_path):
+    """The kernel's disk_request() is found by its symbol; each request costs
+    at least the profile's overhead plus the transfer of one block."""
+    hw = hwmodel.load_profile("ds3100")
+    log = tmp_path / "disk.hw.log"
+    argv = MACHINE.command(profiles.get("none")) + hwmodel.emulator_args(hw, "riscv", KERNEL, log)
+    assert any(a.startswith("disk_pc=") for a in argv[-1].split(","))
+    with Guest(argv, log_path=LOGS / "hw-disk.log", line_ending=MACHINE.line_ending,
+               char_delay=MACHINE.char_delay, cwd=MACHINE.kernel_path().parent) as g:
+        g.boot(timeout=MACHINE.boot_timeout)
+        g.run("mkdir /hwdisk", timeout=TIMEOUT)
+        g.run("ls /", timeout=TIMEOUT)
+        assert g.halt()
+    total = next(line for line in log.read_text().splitlines() if line.startswith("HWTOTAL"))
+    f = hwmodel.parse_fields(total.split()[1:], total)
+    d = hw.data["disk"]
+    per_request_ns = d["overhead_us"] * 1e3 + hwmodel.block_size() / d["transfer_mbs"] * 1e3
+    assert f["disk"] > 0
+    assert f["disk_ns"] >= f["disk"] * per_request_ns * 0.999

@@ -12,7 +12,11 @@
  *
  * The encoding is the same harmless hint as the benchmarks' region marker
  * with another immediate: `slti x0, x0, 0x7e7`, arguments in a0, a1, a2.
- * Not yet called: the storage layer's disk_request() is where it belongs.
+ *
+ * Not called today: the storage layer's requests all pass through
+ * disk_request() (kernel/port/ramdisk.c), and the model charges them at
+ * that function's entry, found by its symbol, with no marker.  This marker
+ * is for a driver that does not go through disk_request().
  */
 #ifndef HWMARKER_H
 #define HWMARKER_H
