@@ -15,6 +15,9 @@
  * changed later (fsctl, when nothing is busy) so the harness can choose the
  * cache size.  Buffers are found through a hash table and recycled least
  * recently used first.  A recycled buffer that is dirty is written first.
+ * brelse wakes sleepers only if there are any, as UNIX's B_WANTED flag
+ * did: wakeup() scans the whole process table, which would cost more than
+ * the rest of a cache hit.
  * Dirty buffers are also kept on a list in the order they became dirty, so
  * the flusher finds the oldest at the head.
  */
@@ -30,6 +33,14 @@ static struct buf *hash[NHASH];
 static struct buf lru;                 /* list head: lru.next is the most recent */
 static struct buf dirtyq;              /* list head: dirtyq.dnext is the oldest  */
 static int anybuf_chan;                /* sleep here when every buffer is busy   */
+static int anybuf_waiters;
+
+/* Sleep until b is released. */
+static void wait_for(struct buf *b)
+{
+    b->wanted = 1;
+    sleep(b);
+}
 
 static struct buf **bucket(uint32 blockno)
 {
@@ -73,6 +84,8 @@ static void dirty_unlink(struct buf *b)
     b->dnext->dprev = b->dprev;
     b->dirty = 0;
     b->owner = 0;
+    if (dirtyq.dnext == &dirtyq)
+        flusher_note_clean();
 }
 
 /* Put the first n buffers of the pool in use, all empty. */
@@ -84,7 +97,7 @@ static void setup(uint32 n)
     dirtyq.dnext = dirtyq.dprev = &dirtyq;
     for (uint32 i = 0; i < n; i++) {
         struct buf *b = &pool[i];
-        b->valid = b->busy = b->dirty = 0;
+        b->valid = b->busy = b->dirty = b->wanted = 0;
         b->owner = 0;
         b->blockno = ~0u;              /* in no hash chain */
         b->hnext = 0;
@@ -132,7 +145,7 @@ static struct buf *bget(uint32 blockno)
         struct buf *b = lookup(blockno);
         if (b) {
             if (b->busy) {
-                sleep(b);
+                wait_for(b);
                 continue;              /* it may even have been recycled */
             }
             b->busy = 1;
@@ -142,7 +155,9 @@ static struct buf *bget(uint32 blockno)
         for (b = lru.prev; b != &lru && b->busy; b = b->prev)
             ;
         if (b == &lru) {
+            anybuf_waiters++;
             sleep(&anybuf_chan);
+            anybuf_waiters--;
             continue;
         }
         if (b->dirty) {
@@ -189,8 +204,12 @@ void brelse(struct buf *b)
     b->busy = 0;
     lru_unlink(b);
     lru_push_front(b);
-    wakeup(b);
-    wakeup(&anybuf_chan);
+    if (b->wanted) {
+        b->wanted = 0;
+        wakeup(b);
+    }
+    if (anybuf_waiters)
+        wakeup(&anybuf_chan);
 }
 
 /* Write b to the disk now.  A process waits for it: a synchronous write,
@@ -228,7 +247,7 @@ void bforget(uint32 blockno)
 {
     struct buf *b;
     while ((b = lookup(blockno)) != 0 && b->busy)
-        sleep(b);
+        wait_for(b);
     if (!b)
         return;
     if (b->dirty)
@@ -245,6 +264,11 @@ void bpeek(uint32 blockno, void *dst)
         memcpy(dst, b->data, BSIZE);
     else
         ramdisk_peek(blockno, dst);
+}
+
+void bwait(struct buf *b)
+{
+    wait_for(b);
 }
 
 struct buf *bdirty_oldest(void)

@@ -21,6 +21,7 @@ struct buf {
     uint32 blockno;
     int valid;                     /* data holds the block's contents       */
     int busy;                      /* held by a process (sleep-lock)        */
+    int wanted;                    /* someone sleeps until it is released   */
     int dirty;                     /* changed, not yet written to the disk  */
     uint32 owner;                  /* dirty for file inode `owner` (0: none) */
     uint64 dirtied;                /* guest time it became dirty            */
@@ -52,6 +53,7 @@ uintptr bcache_init(uintptr start, uintptr end);    /* returns the new start */
 struct buf *bread(uint32 blockno);         /* busy, with the block's contents  */
 struct buf *bnew(uint32 blockno);          /* busy, zeroed, nothing read       */
 void   brelse(struct buf *b);
+void   bwait(struct buf *b);               /* sleep until busy b is released   */
 void   bwrite(struct buf *b);              /* to the disk now (b is busy)      */
 void   bdirty(struct buf *b, uint32 owner);/* to the disk later                */
 void   bforget(uint32 blockno);            /* the block was freed: drop it     */
@@ -74,6 +76,7 @@ void   bsync(void);                        /* every dirty block, now           *
 void   bsync_owner(uint32 inum);           /* file inum's dirty blocks         */
 void   flusher_start(void);
 void   flusher_note_dirty(uint64 when);    /* bio.c: the dirty list was empty  */
+void   flusher_note_clean(void);           /* bio.c: ... and is empty again    */
 void   flusher_kick(void);                 /* the flush age changed            */
 
 #endif

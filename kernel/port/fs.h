@@ -24,6 +24,7 @@ struct inode {
     uint32 inum;
     int ref;                       /* references held (files, cwd, lookups) */
     int busy;                      /* locked (sleep-lock)                   */
+    int wanted;                    /* someone sleeps until it is unlocked   */
     int valid;                     /* the copy below has been read          */
     uint16 type, nlink;            /* copy of the disk inode                */
     uint32 size;

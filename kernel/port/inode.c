@@ -50,8 +50,10 @@ struct inode *idup(struct inode *ip)
 void ilock(struct inode *ip)
 {
     assert(ip->ref > 0);
-    while (ip->busy)
+    while (ip->busy) {
+        ip->wanted = 1;
         sleep(ip);
+    }
     ip->busy = 1;
     if (ip->valid)
         return;
@@ -71,7 +73,10 @@ void iunlock(struct inode *ip)
 {
     assert(ip->busy);
     ip->busy = 0;
-    wakeup(ip);
+    if (ip->wanted) {                  /* wakeup() scans every process: only if needed */
+        ip->wanted = 0;
+        wakeup(ip);
+    }
 }
 
 /* Drop a reference.  The last reference to an inode no directory names

@@ -69,8 +69,19 @@ void  yield(void);
 void  sleep(void *chan);
 int   sleep_until(void *chan, uint64 deadline_ns);   /* 1 if the deadline passed */
 void  wakeup(void *chan);
-void  wake_at(struct proc *p, uint64 deadline_ns);   /* set a sleeper's alarm */
+void  set_alarm(struct proc *p, void *chan, uint64 deadline_ns);  /* a sleeper's alarm */
 void  clock_tick(void);               /* timer interrupt */
+
+/* Has time `now` reached `deadline`?  A subtraction rather than a
+ * comparison, so that it takes the same instructions whatever the two
+ * times are: on a 32-bit machine a 64-bit `<=` branches on the high words,
+ * and absolute guest time differs from run to run (it depends on when the
+ * harness typed), so a comparison on the timer path would make a
+ * benchmark's instruction count differ by one now and then. */
+static inline int time_reached(uint64 now, uint64 deadline)
+{
+    return (int64)(now - deadline) >= 0;
+}
 void  trap_user_return(void);         /* last step before returning to user */
 void  sched_timer_reset(void);
 

@@ -37,7 +37,7 @@ static uint64 earliest_deadline(void)
 {
     uint64 best = 0;
     for (struct proc *p = proc; p < &proc[NPROC]; p++)
-        if (p->state == SLEEPING && p->deadline && (!best || p->deadline < best))
+        if (p->state == SLEEPING && p->deadline && (!best || !time_reached(p->deadline, best)))
             best = p->deadline;
     return best;
 }
@@ -116,11 +116,11 @@ void wakeup(void *chan)
             p->state = RUNNABLE;
 }
 
-/* Give sleeping process p an alarm at the deadline (if it has none, or a
- * later one) without waking it now. */
-void wake_at(struct proc *p, uint64 deadline_ns)
+/* If p sleeps on chan, set its alarm to deadline_ns (0: none) without
+ * waking it now. */
+void set_alarm(struct proc *p, void *chan, uint64 deadline_ns)
 {
-    if (p->state == SLEEPING && (!p->deadline || deadline_ns < p->deadline))
+    if (p->state == SLEEPING && p->chan == chan)
         p->deadline = deadline_ns;
 }
 
@@ -130,7 +130,7 @@ void clock_tick(void)
 {
     uint64 now = arch_time_ns();
     for (struct proc *p = proc; p < &proc[NPROC]; p++)
-        if (p->state == SLEEPING && p->deadline && p->deadline <= now) {
+        if (p->state == SLEEPING && p->deadline && time_reached(now, p->deadline)) {
             p->timed_out = 1;
             p->state = RUNNABLE;
         }
