@@ -34,11 +34,20 @@ class Benchmark:
         return self.command or self.name
 
 
+# The file system's write policies (guests/bin/policy.c).  createdelete and
+# andrew run once under each, and name their cases "<size or phase>-<policy>".
+POLICIES = ("sync", "delayed", "writethrough")
+
 BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("getpid", ("call",), 60),
     Benchmark("cswitch", ("roundtrip",), 90),
     Benchmark("select", ("1empty", "10empty", "10full"), 90),
     Benchmark("bcopy", ("cached", "uncached"), 120),
+    # the file benchmarks: Tables 6, 9, 10 and 7-8
+    Benchmark("readcache", ("1mb",), 120),
+    Benchmark("openclose", ("foo", "/a/b/c/foo"), 120),
+    Benchmark("createdelete", tuple(f"{kb}k-{p}" for p in POLICIES for kb in (0, 10, 100)), 300),
+    Benchmark("andrew", tuple(f"{ph}-{p}" for p in POLICIES for ph in ("copy", "compile")), 600),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}

@@ -69,6 +69,8 @@ struct bench_result {
     uint32_t bytes;               /* 0 if not a bandwidth benchmark */
     uint64_t ns, loop_ns;
     uint64_t insns, loop_insns;
+    const char *extra;            /* more " key=value" fields for the end of
+                                   * the line (e.g. "dev_writes=4"), or 0 */
 };
 void bench_report(const struct bench_result *r);
 

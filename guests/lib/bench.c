@@ -36,9 +36,10 @@ void bench_report(const struct bench_result *r)
     char bytes[24] = "";
     if (r->bytes)
         snprintf(bytes, sizeof(bytes), " bytes=%u", (unsigned)r->bytes);
-    printf("RESULT bench=%s case=%s iters=%u%s ns=%llu loop_ns=%llu insns=%llu loop_insns=%llu\n",
-           r->bench, r->casename, (unsigned)r->iters, bytes,
-           r->ns, r->loop_ns, r->insns, r->loop_insns);
+    printf("RESULT bench=%s case=%s iters=%u%s ns=%llu loop_ns=%llu insns=%llu loop_insns=%llu"
+           "%s%s\n", r->bench, r->casename, (unsigned)r->iters, bytes,
+           r->ns, r->loop_ns, r->insns, r->loop_insns, r->extra ? " " : "",
+           r->extra ? r->extra : "");
 
     /* The human line. */
     if (r->iters == 0)

@@ -14,8 +14,8 @@ commands with canned protocol lines.  Options make it misbehave:
   --hang-on CMD               treat CMD like `hang` (repeatable)
   --pidfile PATH              write our pid there (tests check it is gone)
 
-Commands: getpid cswitch select bcopy (canned RESULT lines, values in
-EXPECTED below), echo WORDS, t_ok, t_bad, t_fault, t_nosummary, noresult,
+Commands: getpid cswitch select bcopy readcache openclose createdelete andrew
+(canned RESULT lines, values in CANNED below), echo WORDS, t_ok, t_bad, t_fault, t_nosummary, noresult,
 failbench, badresult, zeronet, killedbench, hang, panic, slow SECONDS, exit,
 garbage, halt.  Anything else: "exec NAME failed".
 """
@@ -49,6 +49,27 @@ CANNED = {
         "RESULT bench=bcopy case=cached iters=200 bytes=8192 ns=1648000 loop_ns=9600 insns=1648000 loop_insns=9600",
         "RESULT bench=bcopy case=uncached iters=10 bytes=1048576 ns=20971520 loop_ns=0 insns=20971520 loop_insns=0",
         "bcopy: done",
+    ],
+    "readcache": [
+        "RESULT bench=readcache case=1mb iters=64 bytes=16384 ns=2097152 loop_ns=0 insns=2097152 "
+        "loop_insns=0 misses=0 dev_reads=0",
+    ],
+    "openclose": [
+        "RESULT bench=openclose case=foo iters=100 ns=200000 loop_ns=0 insns=200000 loop_insns=0",
+        "RESULT bench=openclose case=/a/b/c/foo iters=100 ns=500000 loop_ns=0 insns=500000 "
+        "loop_insns=0",
+    ],
+    "createdelete": [
+        f"RESULT bench=createdelete case={kb}k-{p} iters=10 ns={1000000 * (kb + 1)} loop_ns=0 "
+        f"insns={1000000 * (kb + 1)} loop_insns=0 policy={p} dev_writes={0 if p == 'delayed' else 40} "
+        f"sync_writes={0 if p == 'delayed' else 40} dev_reads=0"
+        for p in ("sync", "delayed", "writethrough") for kb in (0, 10, 100)
+    ],
+    "andrew": [
+        f"RESULT bench=andrew case={ph}-{p} iters=1 ns={1000000 if ph == 'copy' else 9000000} "
+        f"loop_ns=10 insns=0 loop_insns=0 policy={p} dev_writes=0 sync_writes=0 dev_reads=0 "
+        "files=46 kbytes=346"
+        for p in ("sync", "delayed", "writethrough") for ph in ("copy", "compile")
     ],
     "t_ok": ["t_ok: starting", "PASS name=one", "PASS name=two",
              "SUMMARY passed=2 failed=0 skipped=0"],

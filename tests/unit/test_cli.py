@@ -24,13 +24,15 @@ def test_run_writes_table_json_csv_log(fake_machine, capsys, tmp_path):
     assert "Table 5: Throughput of bcopy" in out
     assert "ours: fake, profile none" in out
     d = json.loads((tmp_path / "fake-none.json").read_text())
-    assert [(r["bench"], r["case"]) for r in d["results"]] == [
+    assert [(r["bench"], r["case"]) for r in d["results"]][:7] == [
         ("getpid", "call"), ("cswitch", "roundtrip"), ("select", "1empty"),
         ("select", "10empty"), ("select", "10full"), ("bcopy", "cached"), ("bcopy", "uncached")]
+    assert [r["bench"] for r in d["results"]][7:] == (
+        ["readcache"] + ["openclose"] * 2 + ["createdelete"] * 9 + ["andrew"] * 6)
     assert d["boot"]["arch"] == "fake"
     assert d["results"][0]["derived"]["ns_per_op"] == 300.0
     assert "command" in d and "created" in d and "git_commit" in d
-    assert len(report.read_csv(tmp_path / "fake-none.csv")) == 7
+    assert len(report.read_csv(tmp_path / "fake-none.csv")) == 25
     assert "halting" in (tmp_path / "fake-none.log").read_text()
     assert "wrote" in err
 
