@@ -320,7 +320,9 @@ def emulator_args(hw: HwProfile, arch: str, kernel_elf: Path | None, log_path: P
             raise SetupError(f"the {arch} model does not take {', '.join(extra)} "
                              f"(no trace or attribution in SIMH yet)")
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        return [",".join(plugin_args(hw, None, log_path))]
+        # SIMH loads the raw image; the symbols (disk_request) are in the ELF.
+        elf = kernel_elf.with_suffix(".elf") if kernel_elf is not None else None
+        return [",".join(plugin_args(hw, elf if elf and elf.exists() else None, log_path))]
     if arch not in PLUGIN_ISAS:
         raise SetupError(f"the hardware model has no {arch} instruction classes yet "
                          f"(profile {hw.name!r})")

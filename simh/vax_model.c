@@ -35,6 +35,11 @@
  * markers do nothing and the clock and count leave r2 alone, so the guest
  * falls back on its own clock (guests/lib/arch/vax/bench_arch.S).
  *
+ * Disk requests: with disk_pc=ADDR (the harness finds the kernel's
+ * disk_request() in kernel.elf), each call of that function is charged the
+ * profile's disk time, as in the plugin; the XFC disk marker is for drivers
+ * that bypass it.
+ *
  * Records, to out=FILE: HWMODEL at start, HWREGION per timed region, HWTOTAL
  * at exit, in the plugin's format (harness/hwmodel.py reads them).
  */
@@ -63,10 +68,31 @@ static struct {
     double cpi, extra[NCLASS], trap_cycles;
     double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
     uint64_t disk_cyl_sectors;
+    uint64_t disk_pc, disk_block;        /* the kernel's disk_request(), its block size */
     char out[512];
 } P;
 
 static uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc, clock_khz;
+static uint32 disk_entry = 0xffffffff;   /* first instruction of disk_request() */
+static void disk_request (uint64_t sector, uint64_t bytes);
+
+/* The kernel's disk_request(int write, uint32 blockno, uint32 n)
+ * (kernel/port/ramdisk.c): every request of the storage layer passes
+ * through it, so its entry is where a disk request's time is charged, as
+ * the QEMU plugin does.  Its arguments are on the stack, at 4(ap) on. */
+extern int32 R[16];
+extern int32 Read (uint32 va, int32 lnt, int32 acc);
+static void disk_fn (void)
+{
+uint32 block, n;
+int32 acc = ACC_MASK (KERN);             /* read as the kernel (RA uses it) */
+
+model_on = 0;                            /* reading the arguments is not the guest's */
+block = (uint32) Read ((uint32) R[nAP] + 8, L_LONG, RA);
+n = (uint32) Read ((uint32) R[nAP] + 12, L_LONG, RA);
+model_on = 1;
+disk_request ((uint64_t) block * (P.disk_block / 512), (uint64_t) n * P.disk_block);
+}
 static uint8 op_class[0x200];            /* opcode (0x100 | second byte for FD xx) -> class */
 static uint64_t last_iline = UINT64_MAX;
 
@@ -146,11 +172,13 @@ fflush (out);
 
 /* ------------------------------------------------------------ the hooks */
 
-/* Every instruction, once its opcode is known. */
-void model_insn (int32 opc)
+/* Every instruction, once its opcode is known; pc is its address. */
+void model_insn (int32 opc, uint32 pc)
 {
 C.insns++;
 C.static_mcyc += cpi_mcyc + extra_mcyc[op_class[opc & 0x1ff]];
+if (pc == disk_entry)
+    disk_fn ();
 }
 
 /* Every data read or write (Read/Write in vax_mmu.c, and the page-table
@@ -388,6 +416,8 @@ static const struct opt {
     { "disk_rpm", T_F64, &P.disk_rpm },
     { "disk_mbs", T_F64, &P.disk_mbs },
     { "disk_cyl_sectors", T_U64, &P.disk_cyl_sectors },
+    { "disk_pc", T_U64, &P.disk_pc },
+    { "disk_block", T_U64, &P.disk_block },
     { "out", T_STR, P.out },
     { "trap_pc", T_SKIP, NULL },                        /* QEMU's way to find traps: */
     { "ram_base", T_SKIP, NULL },                       /* SIMH knows them */
@@ -465,6 +495,7 @@ memset (&P, 0, sizeof (P));
 P.cpi = 1.0;
 P.mem.bus_bytes = 4;
 P.disk_cyl_sectors = 1;
+P.disk_block = 1024;
 while (*s && *s != ' ' && *s != '\r' && *s != '\n') {
     size_t len = strcspn (s, ", \r\n");
     if ((err = parse_arg (s, len)) != NULL) {
@@ -493,6 +524,8 @@ cpi_mcyc = cycles_to_mcyc (P.cpi);
 for (k = 0; k < NCLASS; k++)
     extra_mcyc[k] = cycles_to_mcyc (P.extra[k]);
 trap_mcyc = cycles_to_mcyc (P.trap_cycles);
+if (P.disk_pc)                           /* past the procedure's entry mask */
+    disk_entry = (uint32) P.disk_pc + 2;
 say ("HWMODEL isa=vax clock_mhz=%g cpi=%g load=%g store=%g branch=%g mul=%g div=%g trap=%g "
      "trap_pcs=0 ic=%u/%u/%u dc=%u/%u/%u/%s/%s unified=%d wbuf=%u l2=%u/%u/%u "
      "mem_ns=%g mem_mbs=%g bus=%u\n",
