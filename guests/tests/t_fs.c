@@ -9,8 +9,8 @@
  *     link counts they keep;
  *   - exec by path, and of things that are not programs;
  *   - every error: ENOENT EEXIST ENOTDIR EISDIR EMFILE ENAMETOOLONG
- *     ENOTEMPTY EINVAL EBADF ESPIPE, and ENOSPC from a full disk and from
- *     running out of inodes;
+ *     ENOTEMPTY EINVAL EBADF ESPIPE EFBIG, and ENOSPC from a full disk and
+ *     from running out of inodes;
  *   - the write policies: sync writes metadata at once, delayed writes
  *     nothing until the flusher (or sync) does, writethrough writes data at
  *     once; fsync; and the buffer cache can be resized;
@@ -99,6 +99,12 @@ static void files(void)
         zeros &= buf[i] == 0;
     test_check("hole", zeros && fstat(fd, &st) == 0 && st.st_size == 50001,
                "read %d, size %u", r, st.st_size);
+    close(fd);
+
+    /* Past the largest file the block map can describe. */
+    fd = open("f1", O_RDWR);
+    lseek(fd, 70 * 1024 * 1024, SEEK_SET);
+    test_errno("efbig", write(fd, "x", 1), EFBIG);
     close(fd);
 
     /* Reading a file opened write-only, and writing one opened read-only. */
@@ -213,6 +219,15 @@ static void directories(void)
                "nlink %u", st.st_nlink);
     test_check("rm_tree", rm_tree("d") == 0 && stat("d", &st) < 0, "rm_tree: %s",
                strerror(errno));
+
+    /* A directory removed while it is the current directory: nothing new
+     * can be made in it, and it is freed when left. */
+    mkdir("gone");
+    chdir("gone");
+    test_check("rmdir_cwd", rmdir(DIR "/gone") == 0, "rmdir: %s", strerror(errno));
+    test_errno("create_in_removed", open("x", O_CREAT | O_RDWR), ENOENT);
+    test_errno("mkdir_in_removed", mkdir("y"), ENOENT);
+    chdir(DIR);
 }
 
 static void errors(void)

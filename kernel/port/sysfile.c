@@ -101,6 +101,10 @@ static int create(const char *path, uint16 type, struct inode **ipp)
         iunlockput(dp);                         /* a directory lost its "." */
         return -EEXIST;
     }
+    if (dp->nlink == 0) {                       /* removed, but someone's cwd */
+        iunlockput(dp);
+        return -ENOENT;
+    }
     if ((r = ialloc(type, type == T_DIR ? 2 : 1, &ip)) < 0) {
         iunlockput(dp);
         return r;
