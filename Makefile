@@ -64,8 +64,8 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LDS)
 GUEST_LIB  := printf string malloc stdlib bench test fsutil
 GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
               ls mkdir rm fsck policy \
-              readcache openclose createdelete andrew cc ld
-GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs
+              readcache openclose createdelete andrew cc ld mrun
+GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc
 
 GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include
 

@@ -115,7 +115,7 @@ def test_benchmark_timeout_override(fake_guest):
 
 def test_checks_list():
     assert checks.TEST_PROGRAMS == ("t_efault", "t_fault", "t_forklimit", "t_pipe",
-                                    "t_select", "t_proc", "t_fs")
+                                    "t_select", "t_proc", "t_fs", "t_cc")
 
 
 def test_check_passing_program(fake_guest):
