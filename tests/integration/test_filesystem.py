@@ -104,17 +104,19 @@ def test_andrew_phases(bench_runs):
 
 
 def test_disk_model_makes_sync_writes_cost_time(fs_guest):
-    """With 1 ms per disk request, a create-delete under sync waits for its
-    writes (4 or more per file); under delayed it does not."""
+    """With 0.1 ms per disk request, a create-delete under sync waits for its
+    writes (4 or more per file); under delayed it does not.  (Small: the
+    VAX's idle loop executes instructions, so a waiting guest is not free
+    to simulate there.)"""
     try:
-        assert policy(fs_guest, "-disk", "1000000", "0", "0", "0").group(5) == "1000000,0,0,0"
+        assert policy(fs_guest, "-disk", "100000", "0", "0", "0").group(5) == "100000,0,0,0"
         sync = results(fs_guest.run("createdelete -p sync -n 3", timeout=TIMEOUT).lines)
         delayed = results(fs_guest.run("createdelete -p delayed -n 3", timeout=TIMEOUT).lines)
     finally:
         policy(fs_guest, "sync", "-disk", "0", "0", "0", "0")
-    assert sync["0k-sync"].ms_per_op >= 4.0
-    assert delayed["0k-delayed"].ms_per_op < 0.5
-    assert sync["100k-sync"].ms_per_op > 100            # 100 data blocks on close
+    assert sync["0k-sync"].ms_per_op >= 0.4
+    assert delayed["0k-delayed"].ms_per_op < 0.1
+    assert sync["100k-sync"].ms_per_op > 10             # 100 data blocks on close
     fsck(fs_guest)
 
 
