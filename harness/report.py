@@ -1,10 +1,12 @@
 """Results as the paper shows them, and as JSON and CSV files.
 
 format_report(run) prints one table per benchmark in the layout of the
-paper's Tables 2-5: our row first (labelled with arch and profile, with the
-instructions per operation under it when the ISA counts them), then the
-paper's rows as printed, units in the headers, and a note under the tables
-saying what our notional machine is.
+paper's Tables 2-7, 9 and 10: our row first (labelled with arch and profile,
+with the instructions per operation under it when the ISA counts them, and
+the disk writes for the file benchmarks), then the paper's rows as printed,
+units in the headers, and a note under the tables saying what our notional
+machine is.  The file benchmarks that run under each write policy
+(createdelete, andrew) have one row of ours per policy.
 
 write_json / load_json keep every parsed field and the derived values with
 the run's context (arch, profile, emulator version, git commit), so
@@ -61,15 +63,27 @@ class View:
     bench: str
     table: paper.Table
     cases: tuple[str, ...]      # our case for each of the table's value columns
-    unit: str                   # "us", "ms" or "MB/s": the table's unit
+    unit: str                   # "us", "ms", "s" or "MB/s": the table's unit
     op: str                     # what one operation is, for "instructions per ..."
+    # The file benchmarks run under each write policy: one row of ours per
+    # policy, its cases named by formatting {p} in `cases`.
+    policies: tuple[str, ...] = ()
+    total: bool = False         # the table's last column is the sum of ours (Table 7)
 
+
+_POLICIES = ("sync", "delayed", "writethrough")
 
 VIEWS: tuple[View, ...] = (
     View("getpid", paper.TABLE2, ("call",), "us", "call"),
     View("cswitch", paper.TABLE3, ("roundtrip",), "ms", "round trip"),
     View("select", paper.TABLE4, ("1empty", "10empty", "10full"), "us", "select call"),
     View("bcopy", paper.TABLE5, ("cached", "uncached"), "MB/s", "copy"),
+    View("readcache", paper.TABLE6, ("1mb",), "MB/s", "16 KB read"),
+    View("andrew", paper.TABLE7, ("copy-{p}", "compile-{p}"), "s", "phase",
+         policies=_POLICIES, total=True),
+    View("openclose", paper.TABLE9, ("foo", "/a/b/c/foo"), "ms", "open and close"),
+    View("createdelete", paper.TABLE10, ("0k-{p}", "10k-{p}", "100k-{p}"), "ms", "file",
+         policies=_POLICIES),
 )
 
 # The paper's reference row for our MIPS-relative speeds: our kernel is a
@@ -82,6 +96,8 @@ def value_in_unit(r: Result, unit: str) -> float | None:
         return r.us_per_op
     if unit == "ms":
         return r.ms_per_op
+    if unit == "s":
+        return float(r.ns_per_op / 1_000_000_000)
     if unit == "MB/s":
         return r.mb_per_s
     raise ValueError(f"unknown unit {unit!r}")
@@ -149,24 +165,42 @@ def _grid(header: list[str], rows: list[list[str]], rule_after: int) -> list[str
     return out
 
 
+def _our_rows(view: View, run: RunRecord, label: str, cases: tuple[str, ...]) -> list[list[str]]:
+    """Our row for these cases, with the instructions (and disk writes) under it."""
+    t = view.table
+    ours = [run.result(view.bench, c) for c in cases]
+    values = [value_in_unit(r, view.unit) if r else None for r in ours]
+    if view.total:
+        values.append(sum(values) if all(v is not None for v in values) else None)  # type: ignore
+    row = [label] + [fmt(v) for v in values]
+    if t.printed_column:
+        rel = our_relative(view, run)
+        row.append(fmt(rel) if rel is not None else "-")
+    rows = [row]
+    pad = [""] * (int(view.total) + int(bool(t.printed_column)))
+    insns = [r.insns_per_op if r else None for r in ours]
+    if any(i is not None for i in insns):
+        rows.append([f"  instructions per {view.op}"] +
+                    [fmt(None if i is None else float(i)) for i in insns] + pad)
+    writes = [r.extra.get("dev_writes") if r else None for r in ours]
+    if any(w is not None for w in writes):
+        rows.append([f"  disk writes per {view.op}"] +
+                    [fmt(int(w) / r.iters) if w is not None and r else "-"
+                     for w, r in zip(writes, ours)] + pad)
+    return rows
+
+
 def format_view(view: View, run: RunRecord) -> list[str]:
     t = view.table
     header = ["Configuration", *t.columns]
     if t.printed_column:
         header.append(t.printed_column)
-    ours = [run.result(view.bench, c) for c in view.cases]
-    row = [run.label] + [fmt(value_in_unit(r, view.unit)) if r else "-" for r in ours]
-    if t.printed_column:
-        rel = our_relative(view, run)
-        row.append(fmt(rel) if rel is not None else "-")
-    rows = [row]
-    insns = [r.insns_per_op if r else None for r in ours]
-    if any(i is not None for i in insns):
-        irow = [f"  instructions per {view.op}"] + [fmt(None if i is None else float(i))
-                                                    for i in insns]
-        if t.printed_column:
-            irow.append("")
-        rows.append(irow)
+    if view.policies:
+        rows = [row for p in view.policies
+                for row in _our_rows(view, run, f"{run.label}, {p}",
+                                     tuple(c.format(p=p) for c in view.cases))]
+    else:
+        rows = _our_rows(view, run, run.label, view.cases)
     ours_count = len(rows)
     for pr in t.rows:
         cells = [pr.config] + [fmt_paper(v) for v in pr.values]

@@ -171,3 +171,40 @@ def test_fmt(v, s):
 
 def test_git_commit_outside_git(tmp_path):
     assert report.git_commit(tmp_path) == (None, None)
+
+
+FILE_LINES = [
+    "RESULT bench=readcache case=1mb iters=64 bytes=16384 ns=2097152 loop_ns=0 insns=0 "
+    "loop_insns=0 misses=0 dev_reads=0",
+    "RESULT bench=openclose case=foo iters=100 ns=200000 loop_ns=0 insns=0 loop_insns=0",
+    "RESULT bench=openclose case=/a/b/c/foo iters=100 ns=500000 loop_ns=0 insns=0 loop_insns=0",
+    *[f"RESULT bench=createdelete case={kb}k-{p} iters=10 ns={(kb + 1) * 1000000} loop_ns=0 "
+      f"insns=0 loop_insns=0 policy={p} dev_writes={0 if p == 'delayed' else 40 + kb} "
+      f"sync_writes=0 dev_reads=0"
+      for p in ("sync", "delayed", "writethrough") for kb in (0, 10, 100)],
+    *[f"RESULT bench=andrew case={ph}-{p} iters=1 ns={2000000000 if ph == 'copy' else 7000000000} "
+      f"loop_ns=0 insns=0 loop_insns=0 policy={p} dev_writes=5 sync_writes=5 dev_reads=0"
+      for p in ("sync", "delayed", "writethrough") for ph in ("copy", "compile")],
+]
+
+
+def test_file_benchmark_tables():
+    text = report.format_report(make_run(LINES + FILE_LINES))
+    lines = text.splitlines()
+    assert "Other results" not in text
+    # Table 6: 16384 * 64 bytes in 2097152 ns = 500 MB/s
+    assert "Table 6: Bandwidth of reading from the file cache" in text
+    assert any(line.startswith("ours: riscv, profile none") and " 500 " in line for line in lines)
+    # Table 9: 2000 ns = 0.002 ms and 5000 ns = 0.005 ms
+    assert any(line.startswith("ours: riscv, profile none") and "0.00200" in line
+               and "0.00500" in line for line in lines)
+    # Table 10: a row per policy, with the disk writes per file under it
+    sync = lines.index(next(l for l in lines if l.startswith("ours: riscv, profile none, sync")
+                            and "0.100" in l))
+    assert lines[sync].split()[-3:] == ["0.100", "1.10", "10.1"]
+    assert lines[sync + 1].split()[-3:] == ["4.00", "5.00", "14.0"]      # 40/10, 50/10, 140/10
+    assert any(l.startswith("ours: riscv, profile none, delayed") for l in lines)
+    # Table 7: copy, compile and their total, in seconds
+    andrew = next(l for l in lines if l.startswith("ours: riscv, profile none, writethrough")
+                  and "9.00" in l)
+    assert andrew.split()[-3:] == ["2.00", "7.00", "9.00"]
