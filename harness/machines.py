@@ -17,7 +17,6 @@ refused until kernel/arch/vax/arch.mk exists.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -134,12 +133,18 @@ exit
 
 
 def simh_vax() -> str:
-    """Our SIMH (scripts/vax-simh.sh builds it into the cache; `make ARCH=vax`
-    runs that): Debian's MicroVAX 3900 with deterministic timers and the XFC
-    marker.  A stock /usr/bin/vax boots the kernel too, but its clock follows
-    the host's for long intervals."""
-    cache = os.environ.get("OUSTERHOUT_CACHE") or str(Path.home() / ".cache" / "ousterhout")
-    return str(Path(cache) / "simh" / "vax")
+    """Our SIMH: Debian's MicroVAX 3900 with deterministic timers, the XFC
+    markers and the hardware model.  scripts/vax-simh.sh builds it (`make
+    ARCH=vax` runs that) into a cache directory named by the hash of its
+    sources, and says where.  A stock /usr/bin/vax boots the kernel too, but
+    its clock follows the host's for long intervals."""
+    script = ROOT / "scripts" / "vax-simh.sh"
+    try:
+        out = subprocess.run([str(script), "--path"], capture_output=True, text=True,
+                             timeout=30, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    return out or "vax"
 
 
 def _vax(exe: str, kernel: Path, interactive: bool) -> list[str]:

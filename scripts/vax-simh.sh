@@ -1,36 +1,36 @@
 #!/usr/bin/env bash
 # Build our SIMH VAX simulator: Debian bookworm's simh 3.8.1 source with the
-# project's patch (simh/vax-model.patch) and model (simh/vax_model.c).
-# Run by `make ARCH=vax` (via `make simh ARCH=vax`) when missing or stale.
+# project's patch (simh/vax-model.patch) and hardware model (simh/vax_model.c,
+# with the QEMU plugin's memory model from hw-models/plugin/).  Run by
+# `make ARCH=vax` when missing.
 #
-#   scripts/vax-simh.sh          build unless the installed one is current
-#   scripts/vax-simh.sh --path   print where the simulator binary goes
+#   scripts/vax-simh.sh          build unless already built
+#   scripts/vax-simh.sh --path   print where the simulator binary is (or goes)
 #
-# Installs $OUSTERHOUT_CACHE/simh/vax (default ~/.cache/ousterhout), a
-# MicroVAX 3900 (KA655) like Debian's /usr/bin/vax, whose interval timers
-# count instructions exactly (deterministic runs) and which understands our
-# XFC marker, and which carries the hardware model (simh/vax_model.c, with
-# the QEMU plugin's memory model from hw-models/plugin/).  Stale means: one
-# of those sources changed (their hash names the stamp).  About 10 s.  SIMH's code is never committed: it
-# is fetched from Debian's source archive.
+# The result is a MicroVAX 3900 (KA655) like Debian's /usr/bin/vax, whose
+# interval timers count instructions exactly (deterministic runs), which
+# understands our XFC markers and which carries the hardware model.  It is
+# installed as $OUSTERHOUT_CACHE/simh/<hash>/vax (default ~/.cache/ousterhout),
+# where <hash> is that of the sources above: so each version of them gets its
+# own binary, and checkouts at different commits never overwrite each other's
+# (harness/machines.py asks this script for the path).  About 10 s.  SIMH's
+# code is never committed: Debian's source archive provides it.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${OUSTERHOUT_CACHE:-$HOME/.cache/ousterhout}
-DEST=$CACHE/simh
+TOP=$CACHE/simh                   # the source tarball, shared by every version
+MODEL_SRCS=("$ROOT/simh/vax-model.patch" "$ROOT/simh/vax_model.c"
+            "$ROOT/hw-models/plugin/model.h" "$ROOT/hw-models/plugin/memsys.c"
+            "$ROOT/hw-models/plugin/cache.c")
+hash=$(cat "${MODEL_SRCS[@]}" | sha256sum | cut -c1-16)
+DEST=$TOP/$hash
 BIN=$DEST/vax
 LOG=$DEST/build.log
 WORK=$DEST/build
 
 if [ "${1:-}" = --path ]; then echo "$BIN"; exit 0; fi
-
-# The model's sources: ours, and the memory model shared with the QEMU plugin.
-MODEL_SRCS=("$ROOT/simh/vax-model.patch" "$ROOT/simh/vax_model.c"
-            "$ROOT/hw-models/plugin/model.h" "$ROOT/hw-models/plugin/memsys.c"
-            "$ROOT/hw-models/plugin/cache.c")
-hash=$(cat "${MODEL_SRCS[@]}" | sha256sum | cut -c1-16)
-STAMP=$DEST/.built-$hash
-if [ -x "$BIN" ] && [ -f "$STAMP" ]; then
+if [ -x "$BIN" ]; then
     touch "$BIN"            # newer than its sources, for make
     exit 0
 fi
@@ -47,7 +47,7 @@ trap fail ERR
 echo "vax-simh: building the patched SIMH VAX simulator"
 # The source: Debian's orig tarball.  apt-get also wants the .diff.gz, which
 # the mirror may not have (404): tolerate that and check for the tarball.
-tarball=$(ls "$DEST"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
+tarball=$(ls "$TOP"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
 if [ -z "$tarball" ]; then
     src_list=/etc/apt/sources.list.d/bookworm-src.sources
     if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources "$src_list"; then
@@ -62,8 +62,8 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
         $SUDO apt-get update -qq >> "$LOG" 2>&1
     fi
-    (cd "$DEST" && apt-get source --download-only simh/bookworm >> "$LOG" 2>&1) || true
-    tarball=$(ls "$DEST"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
+    (cd "$TOP" && apt-get source --download-only simh/bookworm >> "$LOG" 2>&1) || true
+    tarball=$(ls "$TOP"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
     [ -n "$tarball" ] || { echo "simh_3.8.1.orig tarball did not download" >> "$LOG"; false; }
 fi
 
@@ -77,8 +77,7 @@ patch -p1 < "$ROOT/simh/vax-model.patch" >> "$LOG" 2>&1
 cp "$ROOT/simh/vax_model.c" "$ROOT"/hw-models/plugin/{model.h,memsys.c,cache.c} VAX/
 mkdir -p BIN
 make vax CC='gcc -std=gnu99 -U__STRICT_ANSI__ -O2 -D_GNU_SOURCE -I .' LDFLAGS='-lm -lrt' >> "$LOG" 2>&1
-install -m 755 BIN/vax "$BIN"
-rm -f "$DEST"/.built-*
-touch "$STAMP"
+install -m 755 BIN/vax "$BIN.tmp"
+mv "$BIN.tmp" "$BIN"                 # appears whole, or not at all
 cd / && rm -rf "$WORK"
 echo "vax-simh: installed $BIN"

@@ -66,7 +66,7 @@ def test_other_arches_have_their_facts(tmp_path, monkeypatch):
     assert "qemu-system-m68k" in m68k and "-rtc base=2000-01-01,clock=vm" in m68k
     root = fake_root(tmp_path / "c", "vax")
     vax = machines.get("vax").command(NONE, root=root)
-    assert vax[0].endswith("/simh/vax")        # our SIMH, in the build cache
+    assert "/simh/" in vax[0] and vax[0].endswith("/vax")   # our SIMH, in the cache
     script = (root / "build" / "vax" / "harness.simh").read_text()
     assert f"load -o {root}/build/vax/kernel.bin 1000" in script and "go 1000" in script
 
