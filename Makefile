@@ -177,9 +177,11 @@ shell: deps
 
 # The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
 # kvm-unit-tests), two pytest workers at a time: one per core.
-TEST_ARCHES := riscv x86 m68k
+# vax builds its own cross compiler the first time (scripts/vax-toolchain.sh:
+# 10-15 minutes on two cores, then cached in ~/.cache/ousterhout).
+TEST_ARCHES := riscv x86 m68k vax
 # Hardware models (hw-models/README.md).  `make calibrate` fits the RISC
-# machines' CPI and memory bandwidth to Tables 1 and 5 and writes them into
+# and VAX machines' CPI and memory bandwidth to Tables 1 and 5 and writes them into
 # their profiles; `make sweep` varies one profile field and plots the
 # benchmarks against it (results/sweep-*.csv and .png).
 SWEEP_PROFILE ?= ds3100
@@ -189,6 +191,7 @@ SWEEP_BENCH   ?= bcopy mips
 
 calibrate: deps
 	$(MAKE) all hwmodel ARCH=riscv
+	$(MAKE) all ARCH=vax
 	$(PYTHON) -m harness calibrate
 
 sweep: deps
