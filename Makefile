@@ -47,7 +47,7 @@ $(BUILD)/kernel/%.o: kernel/%.c $(wildcard kernel/include/*.h kernel/port/*.h ke
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.S
+$(BUILD)/%.o: %.S $(wildcard kernel/include/*.h kernel/port/*.h kernel/arch/$(ARCH)/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
@@ -76,7 +76,9 @@ $(BUILD)/guests/%.o: guests/%.c $(wildcard guests/include/*.h kernel/include/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -c $< -o $@
 
-$(BUILD)/guests/lib/arch/$(ARCH)/%.o: guests/lib/arch/$(ARCH)/%.S
+# (A guest .S may include its kernel twin: kernel/arch/<isa>/*.S.)
+$(BUILD)/guests/lib/arch/$(ARCH)/%.o: guests/lib/arch/$(ARCH)/%.S \
+        $(wildcard guests/include/*.h kernel/include/*.h kernel/arch/$(ARCH)/*.S)
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -c $< -o $@
 
