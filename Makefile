@@ -180,7 +180,7 @@ shell: deps
 # The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
 # kvm-unit-tests), two pytest workers at a time: one per core.
 # vax builds its own cross compiler the first time (scripts/vax-toolchain.sh:
-# 10-15 minutes on two cores, then cached in ~/.cache/ousterhout).
+# about 17 minutes on two idle cores, then cached in ~/.cache/ousterhout).
 TEST_ARCHES := riscv x86 m68k vax
 # Hardware models (hw-models/README.md).  `make calibrate` fits the RISC
 # and VAX machines' CPI and memory bandwidth to Tables 1 and 5 and writes them into

@@ -12,7 +12,9 @@
 # ~/.cache/ousterhout/vax-toolchain, about 300 MB), outside the repository, so
 # a machine builds it once.  The whole build log goes to
 # $OUSTERHOUT_CACHE/vax-toolchain.log; on failure the last lines are shown.
-# Takes 10-15 minutes on two cores, almost all of it GCC.
+# Takes about 17 minutes on two idle cores (34 minutes of CPU), almost all
+# of it GCC; 49 minutes were measured on a two-core machine shared at a load
+# average of 5.
 #
 # Why vax-netbsdelf: it is GCC's maintained ELF VAX target.  vax-linux-gnu
 # builds too, but its freestanding stdint.h is broken.  We only use the

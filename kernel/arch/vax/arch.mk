@@ -8,7 +8,7 @@ VAX_TOOLCHAIN := $(shell scripts/vax-toolchain.sh --prefix)
 CROSS         := $(VAX_TOOLCHAIN)/bin/vax-netbsdelf-
 ifneq ($(shell scripts/vax-toolchain.sh --check && echo built),built)
   ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
-    $(info VAX toolchain missing: building it (10-15 minutes, once))
+    $(info VAX toolchain missing: building it (about 17 minutes, once))
     $(shell scripts/vax-toolchain.sh >&2)
     ifneq ($(.SHELLSTATUS),0)
       $(error scripts/vax-toolchain.sh failed)
