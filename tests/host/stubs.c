@@ -1,0 +1,109 @@
+/*
+ * What the file-system code needs from the rest of the kernel, for running
+ * it as a host program (tests/unit/test_fs_host.py): one process, no
+ * scheduler (so anything that would sleep is a bug here: there is no one
+ * to wait for), time that advances a little at each reading, and user
+ * memory that is simply the host's (user addresses are host addresses
+ * below 4 GB: the driver maps its "user" buffers there).
+ *
+ * Compiled with the kernel's headers only; the few C library functions
+ * used are declared by hand, since the kernel's names (printf) would clash
+ * with <stdio.h>.
+ */
+#include <stdarg.h>
+#include "kernel.h"
+#include "proc.h"
+#include "file.h"
+
+int vprintf(const char *fmt, va_list ap);
+void abort(void) __attribute__((noreturn));
+
+struct kstat kstats;
+struct proc *curproc;
+static struct proc the_proc;
+struct file console_file;
+
+void stubs_init(void)
+{
+    curproc = &the_proc;
+}
+
+void printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+}
+
+void panic(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("panic: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    abort();
+}
+
+static uint64 now = 1000000000ull;
+uint64 arch_time_ns(void) { return now += 1000; }
+
+void sleep(void *chan)
+{
+    panic("sleep() on the host: nothing could ever wake it");
+}
+
+int sleep_until(void *chan, uint64 deadline)
+{
+    panic("sleep_until() on the host");
+}
+
+void wakeup(void *chan) {}
+void set_alarm(struct proc *p, void *chan, uint64 deadline) {}
+struct proc *kproc_create(const char *name, void (*fn)(void)) { return 0; }
+int pipe_create(struct file **rd, struct file **wr) { return -ENOSYS; }
+
+int copyin(void *dst, uaddr src, uint32 n)
+{
+    if (!src)
+        return -EFAULT;
+    memmove(dst, (const void *)src, n);
+    return 0;
+}
+
+int copyout(uaddr dst, const void *src, uint32 n)
+{
+    if (!dst)
+        return -EFAULT;
+    memmove((void *)dst, src, n);
+    return 0;
+}
+
+int copyinstr(char *dst, uaddr src, uint32 max)
+{
+    const char *s = (const char *)src;
+    if (!s)
+        return -EFAULT;
+    for (uint32 i = 0; i < max; i++)
+        if ((dst[i] = s[i]) == 0)
+            return (int)i;
+    return -ENAMETOOLONG;
+}
+
+int vsnprintf(char *buf, unsigned long size, const char *fmt, va_list ap);
+
+int snprintf(char *buf, int size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, (unsigned long)size, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int32 sys_kstat(const uint32 *arg)
+{
+    return copyout(arg[0], &kstats, sizeof kstats);
+}
