@@ -8,8 +8,8 @@ default region 2, the first case's timed loop: guests/include/bench.h), reads
 the plugin's per-instruction counts (hw-models/plugin/attrib.c) and adds them
 up by function, using the kernel's symbols for kernel addresses and the
 program's for user ones.  For each function: instructions, cycles spent
-executing them (CPI and class extras, and the trap penalty at the trap
-vector), stall cycles charged to them (cache misses, a full write buffer,
+executing them (CPI, class and load/store extras, and the trap penalty at
+the trap vector), stall cycles charged to them (cache misses, a full write buffer,
 disk), per operation of the benchmark.  So getpid splits into the entry
 assembly, the C trap handler, the system call itself and the way back, and a
 copy into instruction time and memory stalls.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import hwmodel, machines
-from .elfsyms import Symbols
+from .elfsyms import Symbols, load_range
 from .errors import HarnessError
 from .machines import ROOT
 from .modelrun import run_model
@@ -43,13 +43,16 @@ class FunctionCost:
 
 
 def parse(path: Path, region: int) -> list[dict[str, int]]:
+    """The HWATTR records of one region; paddr is -1 where the plugin wrote "-"."""
     out = []
     for line in path.read_text().splitlines():
         words = line.split()
         if not words or words[0] != "HWATTR":
             continue
         f = hwmodel.parse_fields(words[1:], line)
-        f["vaddr"] = int(str(f["vaddr"]), 16) if isinstance(f["vaddr"], str) else f["vaddr"]
+        for key in ("vaddr", "paddr"):
+            v = f.get(key, "-")
+            f[key] = -1 if v == "-" else int(str(v), 16) if isinstance(v, str) else v
         if f["region"] == region:
             out.append(f)
     return out
@@ -73,15 +76,18 @@ def attribute(profile: str, command: str, region: int = 2, arch: str = "riscv",
     kernel = Symbols.load(machine.kernel_path())
     program_path = ROOT / "build" / arch / "guests" / "bin" / command.split()[0]
     program = Symbols.load(program_path) if program_path.exists() else Symbols([])
-    kbase = hwmodel.RAM.get(arch, (0x80000000, 0))[0]
+    # Kernel code is what lies in the kernel image's physical pages; user
+    # code is in pages the kernel allocated.  (Virtual addresses cannot
+    # tell: on the 68040 the kernel and a process use the same ones.)
+    klo, khi = load_range(machine.kernel_path())
     funcs: dict[tuple[str, str], FunctionCost] = {}
     for f in rows:
-        space = "kernel" if f["vaddr"] >= kbase else "user"
+        space = "kernel" if klo <= f["paddr"] < khi else "user"
         hit = (kernel if space == "kernel" else program).lookup(f["vaddr"])
         name = hit[0] if hit else f"{f['vaddr']:#x}"
         fc = funcs.setdefault((space, name), FunctionCost(name, space))
         fc.insns += f["execs"] / iters
-        fc.exec_cycles += f["execs"] * f["static_mcyc"] / 1000 / iters
+        fc.exec_cycles += (f["execs"] * f["static_mcyc"] + f["access_mcyc"]) / 1000 / iters
         fc.stall_cycles += f["stall_mcyc"] / 1000 / iters
     costs = sorted(funcs.values(), key=lambda c: -c.cycles)
     region_cycles = joined.timed["cycles"] / iters

@@ -37,14 +37,16 @@ PROFILE_DIR = ROOT / "hw-models" / "profiles"
 PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
 
 # Per ISA: the kernel's trap vector (every exception, interrupt and system
-# call enters there: the plugin counts traps by it) and guest RAM.
-TRAP_SYMBOLS = {"riscv": ("trap_entry",)}
+# call enters there: the plugin counts traps by it) and guest RAM.  On x86
+# each vector has a two-instruction stub (kernel/arch/x86/trapentry.S); they
+# all go on to `alltraps`, which is where the trap is counted.
+TRAP_SYMBOLS = {"riscv": ("trap_entry",), "x86": ("alltraps",), "m68k": ("trap_entry",)}
 # The storage layer's per-request hook (kernel/port/ramdisk.c), which the
 # plugin charges disk time at, and where its block size is defined.
 DISK_SYMBOL = "disk_request"
 FSFORMAT_H = ROOT / "kernel" / "include" / "fsformat.h"
-RAM = {"riscv": (0x80000000, 128 << 20)}
-PLUGIN_ISAS = ("riscv",)            # ISAs the plugin has instruction classes for
+RAM = {"riscv": (0x80000000, 128 << 20), "x86": (0, 128 << 20), "m68k": (0, 128 << 20)}
+PLUGIN_ISAS = ("riscv", "x86", "m68k")  # ISAs the plugin has instruction classes for
 # ISAs whose emulator carries the model itself, taking the plugin's key=value
 # arguments as one argument: the VAX's SIMH (simh/vax_model.c), whose script
 # passes it on to its MODEL command (harness/machines.py).
@@ -284,6 +286,10 @@ def plugin_args(hw: HwProfile, kernel_elf: Path | None, log_path: Path) -> list[
     if size:
         args += [f"ram_base={base:#x}", f"ram_size={size}"]
     if kernel_elf is not None:
+        # The kernel's entry point runs before any address translation, so
+        # its virtual address is physical: where the plugin learns the
+        # host address of guest RAM (hw-models/plugin/hwmodel.c).
+        args.append(f"anchor={elf_entry(kernel_elf):#x}")
         syms = Symbols.load(kernel_elf)
         for name in TRAP_SYMBOLS.get(hw.isa, ()):
             addr = syms.address(name)
@@ -297,6 +303,14 @@ def plugin_args(hw: HwProfile, kernel_elf: Path | None, log_path: Path) -> list[
         if "," in a:
             raise SetupError(f"plugin argument {a!r} contains a comma")
     return args
+
+
+def elf_entry(path: Path) -> int:
+    """The entry point of a 32-bit ELF file."""
+    head = path.read_bytes()[:28]
+    if head[:4] != b"\x7fELF" or head[4] != 1:
+        raise SetupError(f"{path}: not a 32-bit ELF file")
+    return int.from_bytes(head[24:28], "little" if head[5] == 1 else "big")
 
 
 def block_size() -> int:

@@ -422,6 +422,7 @@ static const struct opt {
     { "trap_pc", T_SKIP, NULL },                        /* QEMU's way to find traps: */
     { "ram_base", T_SKIP, NULL },                       /* SIMH knows them */
     { "ram_size", T_SKIP, NULL },
+    { "anchor", T_SKIP, NULL },
     };
 
 static const char *parse_arg (const char *arg, size_t len)

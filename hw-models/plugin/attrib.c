@@ -3,15 +3,20 @@
  *
  * With attrib=FILE and attrib_region=ID, the plugin keeps, for every
  * instruction executed while region ID is open, how often it ran, its static
- * cost (CPI, class extra, trap penalty) and the stall cycles charged to it
- * (cache misses, write buffer, disk; instruction-cache misses go to the
- * first instruction of the block that missed).  At the region's end it
- * writes one line per instruction and starts again:
+ * cost per execution (CPI, class extra, trap penalty), the load and store
+ * extras of its data accesses, and the stall cycles charged to it (cache
+ * misses, write buffer, disk; instruction-cache misses go to the first
+ * instruction of the block that missed).  At the region's end it writes one
+ * line per instruction and starts again:
  *
- *      HWATTR region=ID vaddr=0x80003908 execs=100000 static_mcyc=984 stall_mcyc=0
+ *      HWATTR region=ID vaddr=0x80003908 paddr=0x80003908 execs=100000
+ *             static_mcyc=984 access_mcyc=0 stall_mcyc=0
  *
- * The harness (harness/attribute.py) turns virtual addresses into function
- * names with the kernel's and the program's symbol tables.  Counting is
+ * (on one line; paddr=- when the code is not in RAM).  The harness
+ * (harness/attribute.py) tells kernel from user code by the physical address
+ * (where the two share virtual addresses, as on the 68040, nothing else
+ * can) and turns virtual addresses into function names with the kernel's
+ * and the program's symbol tables.  Counting is
  * switched on and off by a flag that QEMU tests inline, so outside the
  * region it costs a compare per block.
  */
@@ -48,7 +53,8 @@ bool attrib_open(const char *path)
     return out != NULL;
 }
 
-struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t static_mcyc)
+struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t paddr,
+                                uint64_t static_mcyc)
 {
     struct key k = { haddr, vaddr };
     struct attrib_insn *a = g_hash_table_lookup(table, &k);
@@ -60,6 +66,7 @@ struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t stat
     *kk = k;
     a = g_new0(struct attrib_insn, 1);
     a->vaddr = vaddr;
+    a->paddr = paddr;
     a->static_mcyc = static_mcyc;
     g_hash_table_insert(table, kk, a);
     return a;
@@ -80,16 +87,20 @@ void attrib_dump(uint32_t region)
     g_hash_table_iter_init(&it, table);
     while (g_hash_table_iter_next(&it, &k, &v)) {
         struct attrib_insn *a = v;
-        if (a->execs || a->stall_mcyc)
+        if (a->execs || a->access_mcyc || a->stall_mcyc)
             g_ptr_array_add(used, a);
     }
     g_ptr_array_sort(used, by_vaddr);
     for (guint i = 0; i < used->len; i++) {
         struct attrib_insn *a = g_ptr_array_index(used, i);
-        fprintf(out, "HWATTR region=%u vaddr=0x%" PRIx64 " execs=%" PRIu64
-                " static_mcyc=%" PRIu64 " stall_mcyc=%" PRIu64 "\n",
-                region, a->vaddr, a->execs, a->static_mcyc, a->stall_mcyc);
-        a->execs = a->stall_mcyc = 0;
+        char paddr[24] = "-";
+        if (a->paddr != UINT64_MAX)
+            snprintf(paddr, sizeof(paddr), "0x%" PRIx64, a->paddr);
+        fprintf(out, "HWATTR region=%u vaddr=0x%" PRIx64 " paddr=%s execs=%" PRIu64
+                " static_mcyc=%" PRIu64 " access_mcyc=%" PRIu64 " stall_mcyc=%" PRIu64 "\n",
+                region, a->vaddr, paddr, a->execs, a->static_mcyc, a->access_mcyc,
+                a->stall_mcyc);
+        a->execs = a->access_mcyc = a->stall_mcyc = 0;
     }
     fflush(out);
     g_ptr_array_free(used, true);

@@ -5,9 +5,10 @@
  * turns a profile (hw-models/profiles/NAME.toml) into its arguments.
  *
  * How time is modelled.  Each instruction costs CPI cycles plus an extra for
- * its class (load, store, branch, multiply, divide); entering the trap vector
- * costs a trap penalty; caches, the write buffer and memory add stall cycles
- * (memsys.c); a disk request adds the disk's time.  QEMU itself still runs
+ * its class (branch, multiply, divide), and each data access the extra of a
+ * load or a store; entering the trap vector costs a trap penalty; caches,
+ * the write buffer and memory add stall cycles (memsys.c); a disk request
+ * adds the disk's time.  QEMU itself still runs
  * with -icount, which keeps the run deterministic; the model's clock is its
  * own and is read by the guest through the clock marker's mailbox.
  *
@@ -15,8 +16,9 @@
  * that end at a marker; the instruction count and the static cost (CPI and
  * class extras) of a segment are added by two inline operations QEMU emits
  * in front of it, with no function call.  Every memory access calls
- * mem_cb(), which runs the cache model; it receives the static cost still to
- * come in its segment, so that it knows the exact current time.  Each block
+ * mem_cb(), which charges the load or store extra and runs the cache model;
+ * it receives the static cost still to come in its segment, so that it knows
+ * the exact current time.  Each block
  * with I-cache lines calls tb_icache_cb() once.  Markers call their own
  * callbacks, and only markers read registers.
  *
@@ -36,7 +38,13 @@
  *
  * Disk requests are charged at the disk marker, or, with disk_pc=ADDR, at
  * the entry of the kernel's disk_request() (every request of the storage
- * layer passes through it; its arguments are in the ABI's registers).
+ * layer passes through it; its arguments are where the ISA's C calling
+ * convention puts them: isa_*.c).
+ *
+ * Instruction physical addresses (for the I-cache) come from where QEMU
+ * keeps guest RAM on the host: the plugin learns that once, at anchor=ADDR,
+ * an instruction whose virtual address is also its physical one (the
+ * kernel's entry point, which runs before any address translation).
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -63,6 +71,7 @@ static struct {
     uint64_t trap_pc[MAX_TRAP_PCS];
     int n_trap_pc;
     uint64_t ram_base, ram_size;        /* guest RAM, for instruction paddrs */
+    uint64_t anchor;                    /* an instruction where vaddr == paddr */
     double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
     uint64_t disk_cyl_sectors;
     uint64_t disk_pc, disk_block;       /* the kernel's disk_request(), its block size */
@@ -122,6 +131,7 @@ static const struct opt {
     { "disk_block", T_U64, &P.disk_block },
     { "ram_base", T_U64, &P.ram_base },
     { "ram_size", T_U64, &P.ram_size },
+    { "anchor", T_U64, &P.anchor },
     { "out", T_STR, &P.out },
     { "trace", T_STR, &P.trace },
     { "trace_region", T_I64, &P.trace_region },
@@ -192,18 +202,16 @@ static qemu_plugin_u64 e_insns, e_static, e_traps, e_attrib;
 static bool attributing;                /* attrib= given */
 static uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc;
 static uint64_t clock_khz;
-static struct qemu_plugin_register *arg_reg[3];
+static struct qemu_plugin_register *arg_reg[3], *stack_reg;
 static GByteArray *regbuf;
 static FILE *out, *trace;
 static bool tracing;
 static GHashTable *ilines_table;        /* interned tb_ilines */
 static GMutex trans_lock;
 
-/* Guest RAM as QEMU holds it on the host: one block, learnt from the first
- * instruction translated with vaddr in RAM (the kernel starts with paging
- * off, so there vaddr == paddr).  Gives instruction physical addresses. */
+/* Guest RAM as QEMU holds it on the host: one block, learnt from the
+ * instruction at P.anchor.  Gives instruction physical addresses. */
 static const uint8_t *host_base;
-static uint64_t paddr_mismatch;
 
 static uint64_t mcyc_to_ns(uint64_t mcyc)
 {
@@ -340,18 +348,42 @@ static void region_end(uint32_t id)
 
 /* ------------------------------------------------------------ callbacks */
 
-static uint64_t read_arg(int i)
+/* n bytes in the guest's byte order -> a number */
+static uint64_t guest_uint(const uint8_t *p, int n)
 {
-    if (!arg_reg[i])
+    uint64_t v = 0;
+    for (int k = 0; k < n && k < 8; k++)
+        v |= (uint64_t)p[isa->big_endian ? n - 1 - k : k] << (8 * k);
+    return v;
+}
+
+static uint64_t read_reg(struct qemu_plugin_register *r)
+{
+    if (!r)
         return 0;
     g_byte_array_set_size(regbuf, 0);
-    int n = qemu_plugin_read_register(arg_reg[i], regbuf);
-    uint64_t v = 0;
-    for (int k = 0; k < n && k < 8; k++) {
-        int b = isa->big_endian ? n - 1 - k : k;
-        v |= (uint64_t)regbuf->data[b] << (8 * k);
+    int n = qemu_plugin_read_register(r, regbuf);
+    return guest_uint(regbuf->data, n);
+}
+
+/* A marker's argument i. */
+static uint64_t read_arg(int i)
+{
+    return read_reg(arg_reg[i]);
+}
+
+/* Argument i of the C function whose first instruction is executing. */
+static uint64_t read_fn_arg(int i)
+{
+    if (!isa->stack_reg)
+        return read_arg(i);
+    uint64_t addr = (read_reg(stack_reg) + 4 + 4 * i) & 0xffffffffu;
+    g_byte_array_set_size(regbuf, 0);
+    if (!qemu_plugin_read_memory_vaddr(addr, regbuf, 4)) {
+        say("HWWARN what=cannot_read_argument addr=0x%" PRIx64 "\n", addr);
+        return 0;
     }
-    return v;
+    return guest_uint(regbuf->data, 4);
 }
 
 static void region_cb(unsigned int vcpu, void *ud)
@@ -418,10 +450,10 @@ static void disk_cb(unsigned int vcpu, void *ud)
 }
 
 /* The entry of the kernel's disk_request(int write, uint32 blockno, uint32 n)
- * (kernel/port/ramdisk.c), found by its symbol: a0 = write, a1 = block, a2 = n. */
+ * (kernel/port/ramdisk.c), found by its symbol. */
 static void disk_fn_cb(unsigned int vcpu, void *ud)
 {
-    uint64_t block = read_arg(1), n = read_arg(2);
+    uint64_t block = read_fn_arg(1), n = read_fn_arg(2);
     disk_charge(block * (P.disk_block / 512), n * P.disk_block, ud);
 }
 
@@ -446,6 +478,8 @@ static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
     return u;
 }
 
+static uint64_t load_mcyc, store_mcyc;  /* the extras of one access */
+
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     uintptr_t u = (uintptr_t)ud;
@@ -463,10 +497,13 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
         store = qemu_plugin_mem_is_store(info);
         size = 1u << qemu_plugin_mem_size_shift(info);
     }
-    if (store)
+    if (store) {
         C->stores++;
-    else
+        C->static_mcyc += store_mcyc;
+    } else {
         C->loads++;
+        C->static_mcyc += load_mcyc;
+    }
 #ifdef STUB_LEVEL
     if (STUB_LEVEL == 0) return;
 #endif
@@ -483,7 +520,8 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
     C->stall_mcyc += memsys_data(mem, C, now, pa, size, store) - now;
 }
 
-/* The same, attributing the stall to the instruction (attrib= only). */
+/* The same, attributing the access's extra and stall to the instruction
+ * (attrib= only). */
 struct mem_attrib_ud {
     uintptr_t ud;                       /* as for mem_cb */
     struct attrib_insn *a;
@@ -493,10 +531,12 @@ static void mem_cb_attrib(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_
                           void *ud)
 {
     const struct mem_attrib_ud *m = ud;
-    uint64_t before = C->stall_mcyc;
+    uint64_t static_before = C->static_mcyc, stall_before = C->stall_mcyc;
     mem_cb(vcpu, info, vaddr, (void *)m->ud);
-    if (C->attrib_on)
-        m->a->stall_mcyc += C->stall_mcyc - before;
+    if (C->attrib_on) {
+        m->a->access_mcyc += C->static_mcyc - static_before;
+        m->a->stall_mcyc += C->stall_mcyc - stall_before;
+    }
 }
 
 /* The I-cache lines one block touches, in order.  `a` (attrib= only) is the
@@ -548,15 +588,11 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
 {
     if (!h)
         return NO_PADDR;
-    bool in_ram = vaddr >= P.ram_base && vaddr - P.ram_base < P.ram_size;
-    if (!host_base && in_ram)
+    if (!host_base && vaddr == P.anchor)
         host_base = h - (vaddr - P.ram_base);
     if (!host_base || h < host_base || (uint64_t)(h - host_base) >= P.ram_size)
         return NO_PADDR;                    /* ROM, or RAM not located yet */
-    uint64_t off = (uint64_t)(h - host_base);
-    if (in_ram && off != vaddr - P.ram_base)
-        paddr_mismatch++;
-    return P.ram_base + off;
+    return P.ram_base + (uint64_t)(h - host_base);
 }
 
 static struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
@@ -601,7 +637,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     uint8_t code[n][16];
     size_t code_len[n];
     struct tb_attrib *ta = NULL;
-    uint64_t lines[n];
+    uint64_t pa[n];
+    uint64_t lines[2 * n];
     uint32_t nlines = 0;
     bool icache = memsys_has_icache(mem);
     unsigned ishift = memsys_iline_shift(mem);
@@ -615,9 +652,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
             cost[i] += trap_mcyc;
         mk[i] = isa->marker(bytes, len);
-        uint64_t pa = insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn));
-        if (icache && pa != NO_PADDR && (nlines == 0 || lines[nlines - 1] != pa >> ishift))
-            lines[nlines++] = pa >> ishift;
+        pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn));
+        /* the lines of its first and last bytes (an x86 or 68k instruction
+         * may straddle two) */
+        for (int end = 0; icache && pa[i] != NO_PADDR && end < 2; end++) {
+            uint64_t line = (pa[i] + (end ? len - 1 : 0)) >> ishift;
+            if (nlines == 0 || lines[nlines - 1] != line)
+                lines[nlines++] = line;
+        }
     }
     if (attributing) {
         ta = g_malloc(sizeof(*ta) + n * sizeof(ta->a[0]));
@@ -625,7 +667,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         for (size_t i = 0; i < n; i++) {
             struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
             ta->a[i] = attrib_insn(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn),
-                                   cost[i]);
+                                   pa[i] == NO_PADDR ? UINT64_MAX : pa[i], cost[i]);
         }
         qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS,
                                                   QEMU_PLUGIN_COND_NE, e_attrib, 0, ta);
@@ -683,7 +725,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, region_cb, QEMU_PLUGIN_CB_R_REGS, NULL);
             break;
         case MK_CLOCK:
-            if (insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn)) != NO_PADDR)
+            if (pa[i] != NO_PADDR)
                 qemu_plugin_register_vcpu_insn_exec_cb(insn, clock_cb, QEMU_PLUGIN_CB_NO_REGS,
                                                        qemu_plugin_insn_haddr(insn));
             break;
@@ -710,19 +752,23 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
         for (int k = 0; k < 3; k++)
             if (strcmp(d->name, isa->arg_reg[k]) == 0)
                 arg_reg[k] = d->handle;
+        if (isa->stack_reg && strcmp(d->name, isa->stack_reg) == 0)
+            stack_reg = d->handle;
     }
     g_array_free(regs, true);
     for (int k = 0; k < 3; k++)
         if (!arg_reg[k])
             say("HWWARN what=no_register name=%s\n", isa->arg_reg[k]);
+    if (isa->stack_reg && !stack_reg)
+        say("HWWARN what=no_register name=%s\n", isa->stack_reg);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
     struct counters zero = { 0 };
     print_counters("HWTOTAL", "", C, &zero, now_mcyc(), 0, clock_ns(now_mcyc()), "");
-    if (paddr_mismatch)
-        say("HWWARN what=insn_paddr_guess_wrong count=%" PRIu64 "\n", paddr_mismatch);
+    if (!host_base)
+        say("HWWARN what=anchor_never_ran anchor=0x%" PRIx64 "\n", P.anchor);
     if (out)
         fclose(out);
     if (trace)
@@ -746,10 +792,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             return -1;
         }
     }
-    if (strncmp(info->target_name, "riscv", 5) == 0) {
-        isa = &isa_riscv;
-    } else {
-        fprintf(stderr, "hwmodel: no instruction classes for target %s yet\n", info->target_name);
+    static const struct { const char *target; const struct isa *isa; } targets[] = {
+        { "riscv32", &isa_riscv }, { "i386", &isa_x86 }, { "m68k", &isa_m68k },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(targets) && !isa; i++)
+        if (strcmp(info->target_name, targets[i].target) == 0)
+            isa = targets[i].isa;
+    if (!isa) {
+        fprintf(stderr, "hwmodel: no instruction classes for target %s "
+                "(riscv32, i386 and m68k have them)\n", info->target_name);
         return -1;
     }
     if (!info->system_emulation || info->system.max_vcpus != 1) {
@@ -758,6 +809,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     }
     if (!(P.cpi > 0)) {
         fprintf(stderr, "hwmodel: cpi must be > 0\n");
+        return -1;
+    }
+    if (!P.anchor) {
+        fprintf(stderr, "hwmodel: anchor=ADDR is needed (the kernel's entry point)\n");
         return -1;
     }
     const char *err;
@@ -783,7 +838,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     cpi_mcyc = cycles_to_mcyc(P.cpi);
     for (int k = 0; k < NCLASS; k++)
         extra_mcyc[k] = cycles_to_mcyc(P.extra[k]);
-    extra_mcyc[CL_ATOMIC] = extra_mcyc[CL_LOAD] + extra_mcyc[CL_STORE];
+    /* classify() never says load or store: those extras go per access */
+    load_mcyc = extra_mcyc[CL_LOAD];
+    store_mcyc = extra_mcyc[CL_STORE];
     trap_mcyc = cycles_to_mcyc(P.trap_cycles);
 
     score = qemu_plugin_scoreboard_new(sizeof(struct counters));  /* C: in vcpu_init */

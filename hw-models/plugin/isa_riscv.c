@@ -2,8 +2,10 @@
  * isa_riscv.c: RISC-V instructions as the model sees them.
  *
  * classify() sorts an instruction into a cost class by its major opcode
- * (the low 7 bits; RV32 base + M + A, and the C extension's loads, stores
- * and jumps in case compressed code ever appears).
+ * (the low 7 bits; RV32 base + M + A, and the C extension's jumps in case
+ * compressed code ever appears).  Loads and stores are "other" here: their
+ * extras are charged per access (model.h).  mem_access() tells a load's or
+ * store's size from its encoding, which spares asking QEMU at each access.
  *
  * The markers are `slti x0, x0, IMM`: writing x0 makes them no-ops (HINTs
  * in the RISC-V spec), so a guest runs the same with or without the model.
@@ -30,18 +32,13 @@ static enum insn_class classify_c(uint16_t h)
 {
     unsigned quadrant = h & 3, funct3 = h >> 13;
     switch (quadrant) {
-    case 0:
-        return funct3 == 2 || funct3 == 3 ? CL_LOAD :
-               funct3 == 6 || funct3 == 7 ? CL_STORE : CL_OTHER;
-    case 1:
+    case 1:                             /* c.jal c.j c.beqz c.bnez */
         return funct3 == 1 || funct3 == 5 || funct3 == 6 || funct3 == 7 ? CL_BRANCH : CL_OTHER;
-    default:
-        if (funct3 == 2 || funct3 == 3)
-            return CL_LOAD;
-        if (funct3 == 6 || funct3 == 7)
-            return CL_STORE;
+    case 2:
         if (funct3 == 4 && ((h >> 2) & 0x1f) == 0 && ((h >> 7) & 0x1f) != 0)
             return CL_BRANCH;           /* c.jr, c.jalr */
+        return CL_OTHER;
+    default:
         return CL_OTHER;
     }
 }
@@ -54,12 +51,6 @@ static enum insn_class classify(const uint8_t *insn, size_t len)
         return CL_OTHER;
     uint32_t w = word(insn);
     switch (w & 0x7f) {
-    case 0x03: case 0x07:               /* LOAD, LOAD-FP */
-        return CL_LOAD;
-    case 0x23: case 0x27:               /* STORE, STORE-FP */
-        return CL_STORE;
-    case 0x2f:                          /* AMO, LR/SC */
-        return CL_ATOMIC;
     case 0x63: case 0x67: case 0x6f:    /* BRANCH, JALR, JAL */
         return CL_BRANCH;
     case 0x33:                          /* OP: M extension has funct7 = 1 */
@@ -123,5 +114,6 @@ const struct isa isa_riscv = {
     .marker = marker,
     .mem_access = mem_access,
     .arg_reg = { "a0", "a1", "a2" },
+    .stack_reg = NULL,                  /* C arguments in a0-a7 */
     .big_endian = false,
 };

@@ -5,8 +5,9 @@
  *              (functional only: no time);
  *   memsys.c   the memory hierarchy in time: L1 I and D caches, optional L2,
  *              a write buffer and a memory with latency and bandwidth;
- *   isa_*.c    what one ISA's instructions are: class (load, store, branch,
- *              multiply, divide) and the marker encodings;
+ *   isa_*.c    what one ISA's instructions are: class (branch, multiply,
+ *              divide), the access size a decoder can tell, the marker
+ *              encodings and where arguments are;
  *   attrib.c   optional: cycles per instruction address, for "where the
  *              time goes" (attrib=FILE);
  *   hwmodel.c  the QEMU plugin: instruments translated code, keeps the
@@ -154,15 +155,23 @@ uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);
 
 /* ------------------------------------------------------------ isa_*.c */
 
+/*
+ * Cost classes.  classify() gives an instruction's class at translation
+ * time: branch, multiply, divide or other.  Loads and stores are not
+ * instruction classes but data accesses: their extras are charged per
+ * access, when the access happens (mem_cb), so an instruction that touches
+ * memory twice (an x86 add to memory, a 68k movem, a RISC-V atomic) pays
+ * twice, and one that faults before its access pays nothing for it.
+ */
 enum insn_class {
-    CL_OTHER, CL_LOAD, CL_STORE, CL_ATOMIC, CL_BRANCH, CL_MUL, CL_DIV, NCLASS
+    CL_OTHER, CL_LOAD, CL_STORE, CL_BRANCH, CL_MUL, CL_DIV, NCLASS
 };
 
 enum marker {
     MK_NONE,
     MK_REGION,                          /* bench_region_begin/end     */
     MK_CLOCK,                           /* bench_now_ns: fill mailbox */
-    MK_DISK,                            /* disk_request               */
+    MK_DISK,                            /* a disk request             */
 };
 
 struct isa {
@@ -170,24 +179,29 @@ struct isa {
     enum insn_class (*classify)(const uint8_t *insn, size_t len);
     enum marker (*marker)(const uint8_t *insn, size_t len);
     /* log2 of the bytes a load or store moves, and which it is; -1 if the
-     * instruction does not say (atomics) or is not a plain load or store. */
+     * decoder does not say (then QEMU is asked at each access). */
     int (*mem_access)(const uint8_t *insn, size_t len, bool *store);
     const char *arg_reg[3];             /* registers holding marker arguments */
-    bool big_endian;                    /* byte order of the mailbox */
+    /* Where a C function finds its arguments at its first instruction:
+     * NULL: in arg_reg (a register ABI); else on the stack, the first one
+     * 4 bytes above this stack pointer (past the return address). */
+    const char *stack_reg;
+    bool big_endian;                    /* byte order of the mailbox and the stack */
 };
 
-extern const struct isa isa_riscv;
+extern const struct isa isa_riscv, isa_x86, isa_m68k;
 
 /* ------------------------------------------------------------ attrib.c */
 
 struct attrib_insn {
-    uint64_t vaddr;
+    uint64_t vaddr, paddr;              /* paddr: UINT64_MAX if unknown */
     uint64_t static_mcyc;               /* per execution */
-    uint64_t execs, stall_mcyc;         /* while the region is open */
+    uint64_t execs, access_mcyc, stall_mcyc;    /* while the region is open */
 };
 
 bool attrib_open(const char *path);
-struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t static_mcyc);
+struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t paddr,
+                                uint64_t static_mcyc);
 void attrib_dump(uint32_t region);
 void attrib_close(void);
 

@@ -7,14 +7,18 @@
   - lower memory bandwidth never makes bcopy faster; with no cache, doubling
     the bandwidth about doubles the copy rate; a bigger cache never misses more
     on the same trace;
-  - identical runs give identical counters.
-Each test boots its own QEMU with the plugin (about a second each).
+  - identical runs give identical counters;
+  - disk requests are charged, traps counted, cycles attributed.
+The checks that depend on the ISA (instruction classes, markers, the clock
+mailbox, where a C function's arguments are) run on each ISA the plugin
+knows: riscv, x86 and m68k, each with a profile of its own.  Each test boots
+its own QEMU with the plugin (about a second each).
 """
 
 import pytest
 
-from booting import KERNEL, LOGS, MACHINE, TIMEOUT
-from harness import hwmodel, profiles, protocol
+from booting import TIMEOUT, logs
+from harness import hwmodel, machines, profiles, protocol
 from harness.console import Guest
 
 import hwmodel_ref
@@ -22,17 +26,31 @@ import hwmodel_ref
 pytestmark = pytest.mark.skipif(not hwmodel.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
+# A profile per ISA; the ISA-independent tests use the first.
+PROFILE = {"riscv": "ds3100", "x86": "pc-p5", "m68k": "sun3"}
+PLUGIN_ARCHES = tuple(PROFILE)
 
-def run_model(name, commands, profile="ds3100", overrides=None, extra=()):
-    """Boot with the model, run `commands`; (results, region records)."""
+
+def start(name, arch, profile, overrides=None, extra=(), log=None):
+    """A guest booted with the model; (Guest, its plugin log)."""
+    m = machines.get(arch)
+    if not m.kernel_path().exists():
+        pytest.skip(f"{m.kernel} missing: run `make ARCH={arch}`")
     hw = hwmodel.load_profile(profile, overrides)
-    log = LOGS / f"{name}.hw.log"
-    argv = MACHINE.command(profiles.get("none")) + \
-        hwmodel.emulator_args(hw, "riscv", KERNEL, log, list(extra))
+    log = log or logs(arch) / f"{name}.hw.log"
+    argv = m.command(profiles.get("none")) + \
+        hwmodel.emulator_args(hw, arch, m.kernel_path(), log, list(extra))
+    g = Guest(argv, log_path=logs(arch) / f"{name}.log", line_ending=m.line_ending,
+              char_delay=m.char_delay, cwd=machines.ROOT)
+    g.boot(timeout=m.boot_timeout)
+    return g, log
+
+
+def run_model(name, commands, profile=None, overrides=None, extra=(), arch="riscv"):
+    """Boot with the model, run `commands`; (results, region records)."""
+    g, log = start(name, arch, profile or PROFILE[arch], overrides, extra)
     results = []
-    with Guest(argv, log_path=LOGS / f"{name}.log", line_ending=MACHINE.line_ending,
-               char_delay=MACHINE.char_delay, cwd=MACHINE.kernel_path().parent) as g:
-        g.boot(timeout=MACHINE.boot_timeout)
+    with g:
         for c in commands:
             out = g.run(c, timeout=TIMEOUT)
             results += [r for r in out.records() if isinstance(r, protocol.Result)]
@@ -45,8 +63,9 @@ WORKLOAD = ("getpid -n 30", "bcopy -c 3K -u 0 -n 2")
 
 
 def geometry(ic, dc, unified=False):
-    """Overrides for (size, line, assoc) I- and D-caches; dc adds (write_back, allocate)."""
-    o = {"icache.size": ic[0], "icache.line": ic[1], "icache.assoc": ic[2],
+    """Overrides for (size, line, assoc) I- and D-caches; dc adds (write_back,
+    allocate).  No L2: the reference simulator has none."""
+    o = {"l2.size": 0, "icache.size": ic[0], "icache.line": ic[1], "icache.assoc": ic[2],
          "dcache.size": dc[0], "dcache.line": dc[1], "dcache.assoc": dc[2],
          "dcache.write_policy": "write-back" if dc[3] else "write-through",
          "dcache.write_allocate": dc[4], "dcache.unified": unified, "dcache.write_buffer": 2}
@@ -73,11 +92,12 @@ def ref_caches(o):
     return i, d
 
 
+@pytest.mark.parametrize("arch", PLUGIN_ARCHES)
 @pytest.mark.parametrize("name", GEOMETRIES)
-def test_cache_matches_reference_simulator(name, tmp_path):
+def test_cache_matches_reference_simulator(name, arch, tmp_path):
     o = GEOMETRIES[name]
     trace = tmp_path / "trace.txt"
-    _, regions = run_model(f"hw-ref-{name}", WORKLOAD, overrides=o,
+    _, regions = run_model(f"hw-ref-{name}", WORKLOAD, overrides=o, arch=arch,
                            extra=[f"trace={trace}", "trace_region=2"])
     plugin = [r for r in regions if r.id == 2]
     assert len(plugin) == 2                         # getpid's and bcopy's timed loops
@@ -95,16 +115,19 @@ def test_cache_matches_reference_simulator(name, tmp_path):
         assert plugin[1]["dmiss_w"] > 0
 
 
-def test_guest_time_is_model_time_and_runs_repeat():
-    first, regions = run_model("hw-repeat-1", WORKLOAD)
+@pytest.mark.parametrize("arch", PLUGIN_ARCHES)
+def test_guest_time_is_model_time_and_runs_repeat(arch):
+    first, regions = run_model("hw-repeat-1", WORKLOAD, arch=arch)
     joined = hwmodel.join(first, regions)           # raises unless clocks agree exactly
     assert [j.result.bench for j in joined] == ["getpid", "bcopy"]
     for j in joined:
         assert j.timed.clock_ns == j.result.ns and j.empty.clock_ns == j.result.loop_ns
-        assert j.timed["traps"] >= (30 if j.result.bench == "getpid" else 0)
         # marker to marker includes the clock reads; it is just above the guest's span
         assert 0 < j.timed["ns"] - j.result.ns < 20000
-    second, regions2 = run_model("hw-repeat-2", WORKLOAD)
+    # one trap per getpid, counted at the ISA's trap vector
+    getpid = joined[0]
+    assert getpid.timed["traps"] - getpid.empty["traps"] == getpid.result.iters
+    second, regions2 = run_model("hw-repeat-2", WORKLOAD, arch=arch)
     assert [r.line for r in first] == [r.line for r in second]
     assert [r.line for r in regions] == [r.line for r in regions2]
 
@@ -154,31 +177,38 @@ def test_sweep_writes_csv_and_png(tmp_path):
     assert png_path.stat().st_size > 10000
 
 
-def test_attribution_accounts_for_every_cycle():
+@pytest.mark.parametrize("arch", PLUGIN_ARCHES)
+def test_attribution_accounts_for_every_cycle(arch):
     from harness import attribute
-    costs, meta = attribute.attribute("ds3100", "getpid -n 200")
-    names = {c.name for c in costs}
-    assert {"trap_entry", "trap", "sys_getpid", "trap_return", "getpid"} <= names
+    if not machines.get(arch).kernel_path().exists():
+        pytest.skip(f"no {arch} kernel")
+    costs, meta = attribute.attribute(PROFILE[arch], "getpid -n 200", arch=arch)
+    vector = hwmodel.TRAP_SYMBOLS[arch][0]
+    by_name = {c.name: c for c in costs}
+    assert {vector, "trap", "sys_getpid", "trap_return", "getpid"} <= set(by_name)
     total = sum(c.cycles for c in costs)
     assert total == pytest.approx(meta["region_cycles_per_op"], rel=0.005)
+    # kernel and user told apart (on the 68040 by physical address only)
+    assert by_name["sys_getpid"].space == "kernel" and by_name["getpid"].space == "user"
     kernel = sum(c.cycles for c in costs if c.space == "kernel")
-    assert kernel > 0.8 * total
-    # a getpid is one trap: the trap vector's first instruction runs once per call
-    assert next(c for c in costs if c.name == "sys_getpid").insns == pytest.approx(4, abs=1)
+    assert kernel > 0.7 * total
+    # a getpid enters the kernel once: sys_getpid is a handful of instructions per call
+    assert 2 <= by_name["sys_getpid"].insns <= 12
     text = attribute.format_costs(costs, meta)
-    assert "trap_entry" in text and "stalled" in text
+    assert vector in text and "stalled" in text
 
 
-def test_disk_requests_are_charged(tmp_path):
-    """The kernel's disk_request() is found by its symbol; each request costs
-    at least the profile's overhead plus the transfer of one block."""
-    hw = hwmodel.load_profile("ds3100")
-    log = tmp_path / "disk.hw.log"
-    argv = MACHINE.command(profiles.get("none")) + hwmodel.emulator_args(hw, "riscv", KERNEL, log)
-    assert any(a.startswith("disk_pc=") for a in argv[-1].split(","))
-    with Guest(argv, log_path=LOGS / "hw-disk.log", line_ending=MACHINE.line_ending,
-               char_delay=MACHINE.char_delay, cwd=MACHINE.kernel_path().parent) as g:
-        g.boot(timeout=MACHINE.boot_timeout)
+@pytest.mark.parametrize("arch", PLUGIN_ARCHES)
+def test_disk_requests_are_charged(arch, tmp_path):
+    """The kernel's disk_request(write, blockno, n) is found by its symbol
+    and its arguments read where the ISA's calling convention puts them.
+    With no seek and no rotation, every request (n = 1 block: ramdisk.c)
+    costs exactly the overhead plus one block's transfer, so a misread n
+    shows."""
+    no_mechanics = {"disk.seek_ms": 0, "disk.rpm": 0}
+    hw = hwmodel.load_profile(PROFILE[arch], no_mechanics)
+    g, log = start("hw-disk", arch, PROFILE[arch], no_mechanics, log=tmp_path / "disk.hw.log")
+    with g:
         g.run("mkdir /hwdisk", timeout=TIMEOUT)
         g.run("ls /", timeout=TIMEOUT)
         assert g.halt()
@@ -187,4 +217,4 @@ def test_disk_requests_are_charged(tmp_path):
     d = hw.data["disk"]
     per_request_ns = d["overhead_us"] * 1e3 + hwmodel.block_size() / d["transfer_mbs"] * 1e3
     assert f["disk"] > 0
-    assert f["disk_ns"] >= f["disk"] * per_request_ns * 0.999
+    assert f["disk_ns"] == pytest.approx(f["disk"] * per_request_ns, rel=1e-4)

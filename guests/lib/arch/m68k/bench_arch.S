@@ -2,9 +2,6 @@
  * bench_arch.S: the m68k half of guests/include/bench.h: the clock and the
  * timed-region marker.
  *
- * The virt board's clock (a goldfish RTC) is a device only the kernel can
- * reach, so bench_now_ns asks the kernel (the uptime system call).  That
- * costs one system call at each end of a timed loop, not per iteration.
  * The 68040 gives user mode no instruction counter: bench_insns returns 0
  * ("unknown"); a hardware model counts instructions per region instead.
  */
@@ -12,11 +9,38 @@
 
     .text
 
-/* uint64_t bench_now_ns(void): returned in d0 (high) and d1 (low). */
+/*
+ * uint64_t bench_now_ns(void): returned in d0 (high) and d1 (low).
+ *
+ * Guest time in nanoseconds, from one of two clocks, as on RISC-V
+ * (guests/lib/arch/riscv/bench_arch.S explains the scheme):
+ *
+ * With a hardware model loaded, the model's own clock.  The clock marker
+ * `trapf.l #0x7e6` (51fb 0000 07e6, a no-op) asks the model to write its
+ * time into the mailbox 16 bytes further on, before the marker executes:
+ * a 64-bit big-endian time, then a word the model sets to 1.
+ *
+ * Without a model the mailbox keeps its zeros, and we ask the kernel (the
+ * uptime system call): the virt board's clock, a goldfish RTC that follows
+ * QEMU's -icount, is a device only the kernel can reach.  That costs one
+ * system call at each end of a timed loop, not per iteration.
+ */
     .globl bench_now_ns
     .type bench_now_ns, @function
+    .balign 32                      /* the mailbox stays in the marker's page */
 bench_now_ns:
-    subq.l  #8, %sp
+    trapf.l #0x7e6                  /* +0   clock marker (6 bytes)           */
+    bra.s   1f                      /* +6   jump over the mailbox            */
+    .balign 16
+clock_mailbox:                      /* +16  modelled ns, high word first     */
+    .long   0, 0                    /* +24  1 when the model is there; pad   */
+    .long   0, 0
+1:  tst.l   (clock_mailbox + 8, %pc)    /* the model is there? */
+    beq.s   2f
+    move.l  (clock_mailbox, %pc), %d0
+    move.l  (clock_mailbox + 4, %pc), %d1
+    rts
+2:  subq.l  #8, %sp
     move.l  %sp, %d1
     moveq   #SYS_uptime, %d0
     trap    #0
