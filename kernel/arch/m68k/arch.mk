@@ -3,7 +3,8 @@
 CROSS       := m68k-linux-gnu-
 ARCH_ENDIAN := big            # mkfs writes a big-endian file-system image
 ARCH_CFLAGS := -mcpu=68040 -msoft-float -fno-omit-frame-pointer -fno-asynchronous-unwind-tables
-ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack
+# --wrap=memcpy: memcpy moves 48 bytes per MOVEM pair (kernel/arch/m68k/memcpy.S).
+ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack -Wl,--wrap=memcpy
 LIBGCC      := $(shell $(CROSS)gcc -mcpu=68040 -print-libgcc-file-name 2>/dev/null)
 
 KERNEL_LDS  := kernel/arch/m68k/kernel.ld
@@ -12,8 +13,8 @@ ARCH_KERNEL_SRCS := boot/m68k/entry.S kernel/arch/m68k/bootinfo.c \
                     kernel/arch/m68k/swtch.S kernel/arch/m68k/mmu.c \
                     kernel/arch/m68k/tty.c kernel/arch/m68k/pic.c \
                     kernel/arch/m68k/timer.c kernel/arch/m68k/usercopy.S \
-                    kernel/arch/m68k/machine.c
+                    kernel/arch/m68k/memcpy.S kernel/arch/m68k/machine.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/m68k/crt0.S guests/lib/arch/m68k/syscall.S guests/lib/arch/m68k/traps.S \
-                   guests/lib/arch/m68k/bench_arch.S
+                   guests/lib/arch/m68k/bench_arch.S guests/lib/arch/m68k/memcpy.S
