@@ -182,10 +182,11 @@ shell: deps
 # vax builds its own cross compiler the first time (scripts/vax-toolchain.sh:
 # about 17 minutes on two idle cores, then cached in ~/.cache/ousterhout).
 TEST_ARCHES := riscv x86 m68k vax
-# Hardware models (hw-models/README.md).  `make calibrate` fits the RISC
-# and VAX machines' CPI and memory bandwidth to Tables 1 and 5 and writes them into
-# their profiles; `make sweep` varies one profile field and plots the
-# benchmarks against it (results/sweep-*.csv and .png).
+# Hardware models (hw-models/README.md).  `make calibrate` fits the paper's
+# machines' CPI and memory bandwidth to Tables 1 and 5 (the RISC machines on
+# riscv, the Sun-3 on m68k, the VAXes on vax) and writes them into their
+# profiles; `make sweep` varies one profile field and plots the benchmarks
+# against it (results/sweep-*.csv and .png).
 SWEEP_PROFILE ?= ds3100
 SWEEP_PARAM   ?= memory.bandwidth_mbs
 SWEEP_VALUES  ?= 1,2,4,8,16,32,64
@@ -193,6 +194,7 @@ SWEEP_BENCH   ?= bcopy mips
 
 calibrate: deps
 	$(MAKE) all hwmodel ARCH=riscv
+	$(MAKE) all ARCH=m68k
 	$(MAKE) all ARCH=vax
 	$(PYTHON) -m harness calibrate
 

@@ -87,7 +87,7 @@ def sweep(profile: str, param: str, values: list[Any], benches: list[str],
         for j in run.joined:
             r = j.result
             if r.bench == "mips":
-                machine_mips = hwmodel.mips_rating(r.insns - r.loop_insns, r.net_ns, arch)
+                machine_mips = hwmodel.mips_rating(r.iters, r.net_ns)
         record = report.RunRecord(arch=arch, profile=profile, mips=machine_mips,
                                   profile_note="", results=run.results)
         for j in run.joined:

@@ -168,9 +168,22 @@ def test_calibration_targets_come_from_tables_1_and_5():
     assert (t.mips, t.bcopy_uncached, t.row) == (9, 4.7, "Sun4 SunOS 4.0")
     with pytest.raises(HarnessError, match="no Table 1 machine"):
         calibrate.targets(hwmodel.load_profile("modern-riscv"))
+    # Table 5 has only a Sprite row for the Sun3: a copy measures the machine
+    t = calibrate.targets(hwmodel.load_profile("sun3"))
+    assert (t.mips, t.bcopy_cached, t.bcopy_uncached, t.row) == (1.8, 5.6, 5.5, "Sun3 Sprite")
     # write-through: a cached copy reaches memory; write-back: it does not
     assert calibrate.cached_copy_uses_memory(hwmodel.load_profile("ds3100"))
     assert not calibrate.cached_copy_uses_memory(hwmodel.load_profile("sun4"))
+
+
+def test_bandwidth_floor_is_what_the_paper_copies_imply():
+    from harness import calibrate
+    m2000 = hwmodel.load_profile("m2000")           # write-through: 39 cached, 20 uncached
+    assert calibrate.bandwidth_floor(m2000, calibrate.targets(m2000)) == 40
+    sun3 = hwmodel.load_profile("sun3")             # no cache: 5.6 cached, 5.5 uncached
+    assert calibrate.bandwidth_floor(sun3, calibrate.targets(sun3)) == pytest.approx(11.2)
+    sun4 = hwmodel.load_profile("sun4")             # write-back: 4.7 uncached
+    assert calibrate.bandwidth_floor(sun4, calibrate.targets(sun4)) == pytest.approx(9.4)
 
 
 def test_calibration_writes_only_the_two_free_parameters(tmp_path):
@@ -181,11 +194,17 @@ def test_calibration_writes_only_the_two_free_parameters(tmp_path):
     p = calibrate.Point(cpi=1.2345, bandwidth_mbs=9.876, mips=13.0, bcopy_cached=10.0,
                         bcopy_uncached=5.0)
     t = calibrate.targets(hw)
-    calibrate.write_back(hw, p, t, "2000-01-01")
-    calibrate.write_back(hwmodel.load_profile("ds3100", path=path), p, t, "2000-01-02")
+    calibrate.write_back(hw, calibrate.Fit(p, [p], t, ["cached", "uncached"]), "2000-01-01")
+    bound = calibrate.Fit(p, [p], t, ["uncached"],
+                          processor_bound="the copy is processor-bound " * 4)
+    calibrate.write_back(hwmodel.load_profile("ds3100", path=path), bound, "2000-01-02")
     new = hwmodel.load_profile("ds3100", path=path)
     assert new.get("cpu.cpi") == 1.2345 and new.get("memory.bandwidth_mbs") == 9.876
     assert new.data["calibration"]["date"] == "2000-01-02"
+    # 10.0 is within 5% of the paper's cached 10.2, 5.0 of its uncached 5.1
+    assert new.data["calibration"]["not_within_5_percent"] == []
+    assert "# Out of reach: the copy is processor-bound" in path.read_text()
+    assert "bcopy (DS3100 Ultrix 3.1): the uncached column only" in path.read_text()
     old = hwmodel.load_profile("ds3100").data
     for section in ("icache", "dcache", "disk"):
         assert new.data[section] == old[section]
@@ -194,8 +213,12 @@ def test_calibration_writes_only_the_two_free_parameters(tmp_path):
 
 
 def test_mips_rating_reference():
-    # 13 million RISC-V instructions per second = 13 (provisional reference)
-    assert hwmodel.mips_rating(13_000, 1_000_000) == pytest.approx(13.0)
+    # The 780 does one iteration in VAX_MIPS_INSNS_PER_ITER / 0.47 us; a
+    # machine that takes a tenth of that per iteration is rated 10, whatever
+    # its ISA; one that takes as long as the 780 is rated 1.
+    per_iter_780_ns = hwmodel.VAX_MIPS_INSNS_PER_ITER / 0.47e6 * 1e9
+    assert hwmodel.mips_rating(1000, round(1000 * per_iter_780_ns / 10)) == pytest.approx(10.0, rel=1e-6)
+    assert hwmodel.mips_rating(7, round(7 * per_iter_780_ns)) == pytest.approx(1.0, rel=1e-6)
 
 
 def test_sweep_values_and_refusals():
