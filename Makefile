@@ -145,7 +145,7 @@ $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/plugin/*.h) $(QEMU_PLUGIN_H)
 	    -o $@ $(HWMODEL_SRCS) -lm
 
 # ---------------------------------------------------------------- commands
-.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel calibrate sweep
+.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel calibrate sweep figure1
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
 all: $(BUILD)/kernel.elf $(ARCH_ALL)
 
@@ -191,6 +191,8 @@ SWEEP_PROFILE ?= ds3100
 SWEEP_PARAM   ?= memory.bandwidth_mbs
 SWEEP_VALUES  ?= 1,2,4,8,16,32,64
 SWEEP_BENCH   ?= bcopy mips
+# The ISA the swept machine runs on: its profile's `isa`.
+SWEEP_ARCH    := $(shell sed -n 's/^isa *= *"\(.*\)".*/\1/p' hw-models/profiles/$(SWEEP_PROFILE).toml 2>/dev/null)
 
 calibrate: deps
 	$(MAKE) all hwmodel ARCH=riscv
@@ -198,9 +200,18 @@ calibrate: deps
 	$(MAKE) all ARCH=vax
 	$(PYTHON) -m harness calibrate
 
+# The paper's Figure 1 (operating-system speed against MIPS), ours beside
+# it: the six machines' models, on riscv, m68k and vax (results/figure1.*).
+figure1: deps
+	$(MAKE) all hwmodel ARCH=riscv
+	$(MAKE) all ARCH=m68k
+	$(MAKE) all ARCH=vax
+	$(PYTHON) -m harness figure1
+
 sweep: deps
-	$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness sweep --arch $(ARCH) --profile $(SWEEP_PROFILE) \
+	@test -n "$(SWEEP_ARCH)" || { echo "make sweep: no profile hw-models/profiles/$(SWEEP_PROFILE).toml" >&2; exit 2; }
+	$(MAKE) all hwmodel ARCH=$(SWEEP_ARCH)
+	$(PYTHON) -m harness sweep --arch $(SWEEP_ARCH) --profile $(SWEEP_PROFILE) \
 	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH))
 
 test: deps

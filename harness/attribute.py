@@ -58,8 +58,9 @@ def parse(path: Path, region: int) -> list[dict[str, int]]:
     return out
 
 
-def attribute(profile: str, command: str, region: int = 2, arch: str = "riscv",
+def attribute(profile: str, command: str, region: int = 2, arch: str | None = None,
               overrides: dict | None = None) -> tuple[list[FunctionCost], dict]:
+    arch = arch or hwmodel.load_profile(profile).isa
     machine = machines.get(arch)
     path = ROOT / "build" / arch / "model-runs" / f"attrib-{profile}-{region}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,9 @@
     calibrate   fit CPI and memory bandwidth to Table 1 and Table 5 (calibrate.py)
     sweep       vary one model parameter, rerun benchmarks, write CSV and PNG (sweep.py)
     attribute   a benchmark region's modelled cycles by guest function (attribute.py)
+    figure1     the paper's Figure 1, ours beside it (figure1.py)
+
+A profile models a machine of one ISA, so --arch defaults to the profile's.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import attribute, calibrate, hwmodel, sweep
+from . import attribute, calibrate, figure1, hwmodel, sweep
 
 
 def _say(msg: str) -> None:
@@ -24,17 +27,28 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arch(args: argparse.Namespace) -> str:
+    return args.arch or hwmodel.load_profile(args.profile).isa
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
                     args.bench or ["bcopy", "mips"], Path(args.out) if args.out else None,
-                    arch=args.arch, say=_say)
+                    arch=_arch(args), say=_say)
     return 0
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
     command = args.command or sweep.COMMANDS.get(args.bench, args.bench)
-    costs, meta = attribute.attribute(args.profile, command, args.region, arch=args.arch)
+    costs, meta = attribute.attribute(args.profile, command, args.region, arch=_arch(args))
     print(attribute.format_costs(costs, meta, args.top), end="")
+    return 0
+
+
+def cmd_figure1(args: argparse.Namespace) -> int:
+    text, csv_path, png_path = figure1.figure1(Path(args.out) if args.out else None, say=_say)
+    print(text, end="")
+    _say(f"wrote {csv_path}, {png_path} and {csv_path.with_suffix('.txt')}")
     return 0
 
 
@@ -50,7 +64,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     sp = sub.add_parser("sweep", help="vary one hardware-model parameter and rerun benchmarks "
                         "(CSV and PNG)")
-    sp.add_argument("--arch", default="riscv", help="ISA (default riscv)")
+    sp.add_argument("--arch", help="ISA (default: the profile's)")
     sp.add_argument("--profile", default="ds3100", choices=hwmodel.names(), metavar="NAME",
                     help="the machine (default ds3100)")
     sp.add_argument("--param", default="memory.bandwidth_mbs", metavar="SECTION.FIELD",
@@ -66,7 +80,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     sp = sub.add_parser("attribute", help="where a benchmark's modelled time goes, "
                         "by guest function")
-    sp.add_argument("--arch", default="riscv", help="ISA (default riscv)")
+    sp.add_argument("--arch", help="ISA (default: the profile's)")
     sp.add_argument("--profile", default="ds3100", choices=hwmodel.names(), metavar="NAME",
                     help="the machine (default ds3100)")
     sp.add_argument("--bench", default="getpid", metavar="NAME",
@@ -78,3 +92,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     help="timed region: 2 for the first case, 4 for the second, ... (default 2)")
     sp.add_argument("--top", type=int, default=25, help="functions to list (default 25)")
     sp.set_defaults(func=cmd_attribute)
+
+    sp = sub.add_parser("figure1", help="the paper's Figure 1 (OS speed against MIPS), "
+                        "ours beside it")
+    sp.add_argument("--out", metavar="STEM",
+                    help="output path without suffix (default results/figure1)")
+    sp.set_defaults(func=cmd_figure1)

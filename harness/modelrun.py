@@ -49,9 +49,11 @@ class ModelRun:
 
 
 def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | None = None,
-              arch: str = "riscv", timeout: float = 300.0, extra: list[str] | None = None,
+              arch: str | None = None, timeout: float = 300.0, extra: list[str] | None = None,
               tag: str = "") -> ModelRun:
+    """arch: the profile's ISA by default."""
     hw = hwmodel.load_profile(profile, overrides)
+    arch = arch or hw.isa
     machine = machines.get(arch)
     outdir = ROOT / "build" / arch / "model-runs"
     stem = f"{profile}-{tag or 'run'}-{os.getpid()}-{next(_counter)}"

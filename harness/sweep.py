@@ -72,13 +72,14 @@ def parse_values(text: str) -> list[Any]:
 
 
 def sweep(profile: str, param: str, values: list[Any], benches: list[str],
-          arch: str = "riscv", say=print) -> list[Row]:
+          arch: str | None = None, say=print) -> list[Row]:
     unknown = [b for b in benches if b not in COMMANDS]
     if unknown:
         raise HarnessError(f"sweep: unknown benchmark {unknown[0]!r} "
                            f"(known: {', '.join(COMMANDS)})")
     for v in values:                          # refuse bad values before any boot
         hwmodel.load_profile(profile, {param: v})
+    arch = arch or hwmodel.load_profile(profile).isa
     rows: list[Row] = []
     for v in values:
         run = run_model(profile, [COMMANDS[b] for b in benches], {param: v}, arch=arch,
@@ -165,8 +166,10 @@ def plot(rows: list[Row], path: Path, title: str) -> None:
 
 
 def run_sweep(profile: str, param: str, values: list[Any], benches: list[str],
-              out: Path | None = None, arch: str = "riscv", say=print) -> tuple[Path, Path]:
+              out: Path | None = None, arch: str | None = None,
+              say=print) -> tuple[Path, Path]:
     hw = hwmodel.load_profile(profile)
+    arch = arch or hw.isa
     say(f"sweep {profile} ({hw.machine}): {param} over {values}; benchmarks {', '.join(benches)}")
     rows = sweep(profile, param, values, benches, arch, say)
     stem = out or ROOT / "results" / f"sweep-{profile}-{param.replace('.', '-')}"
