@@ -28,6 +28,18 @@ arch_copyin:
     move.l  12(%sp), %d1            /* count      */
     andi.l  #3, %d0
     bne.s   2f                      /* not both word-aligned: bytes */
+0:  cmpi.l  #16, %d1                /* 16 bytes a turn: MOVES moves one */
+    blo.s   1f                      /* register, so unrolling is what    */
+    moves.l (%a1)+, %d0             /* is left to save                   */
+    move.l  %d0, (%a0)+
+    moves.l (%a1)+, %d0
+    move.l  %d0, (%a0)+
+    moves.l (%a1)+, %d0
+    move.l  %d0, (%a0)+
+    moves.l (%a1)+, %d0
+    move.l  %d0, (%a0)+
+    sub.l   #16, %d1
+    bra.s   0b
 1:  cmpi.l  #4, %d1
     blo.s   2f
     moves.l (%a1)+, %d0
@@ -53,6 +65,18 @@ arch_copyout:
     move.l  12(%sp), %d1            /* count      */
     andi.l  #3, %d0
     bne.s   2f
+0:  cmpi.l  #16, %d1                /* 16 bytes a turn, as copyin */
+    blo.s   1f
+    move.l  (%a1)+, %d0
+    moves.l %d0, (%a0)+
+    move.l  (%a1)+, %d0
+    moves.l %d0, (%a0)+
+    move.l  (%a1)+, %d0
+    moves.l %d0, (%a0)+
+    move.l  (%a1)+, %d0
+    moves.l %d0, (%a0)+
+    sub.l   #16, %d1
+    bra.s   0b
 1:  cmpi.l  #4, %d1
     blo.s   2f
     move.l  (%a1)+, %d0

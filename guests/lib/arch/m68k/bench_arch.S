@@ -32,13 +32,13 @@ bench_now_ns:
     trapf.l #0x7e6                  /* +0   clock marker (6 bytes)           */
     bra.s   1f                      /* +6   jump over the mailbox            */
     .balign 16
-clock_mailbox:                      /* +16  modelled ns, high word first     */
+.Lclock_mailbox:                      /* +16  modelled ns, high word first     */
     .long   0, 0                    /* +24  1 when the model is there; pad   */
     .long   0, 0
-1:  tst.l   (clock_mailbox + 8, %pc)    /* the model is there? */
+1:  tst.l   (.Lclock_mailbox + 8, %pc)    /* the model is there? */
     beq.s   2f
-    move.l  (clock_mailbox, %pc), %d0
-    move.l  (clock_mailbox + 4, %pc), %d1
+    move.l  (.Lclock_mailbox, %pc), %d0
+    move.l  (.Lclock_mailbox + 4, %pc), %d1
     rts
 2:  subq.l  #8, %sp
     move.l  %sp, %d1

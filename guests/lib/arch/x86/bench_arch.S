@@ -30,13 +30,13 @@ bench_now_ns:
     nopl  0x7e6(%eax,%eax,1)        /* +0   clock marker (8 bytes)           */
     jmp   1f                        /* +8   jump over the mailbox            */
     .balign 16
-clock_mailbox:                      /* +16  modelled ns, low word first      */
+.Lclock_mailbox:                      /* +16  modelled ns, low word first      */
     .long 0, 0                      /* +24  1 when the model is there; pad   */
     .long 0, 0
-1:  cmpl  $0, clock_mailbox + 8     /* the model is there? */
+1:  cmpl  $0, .Lclock_mailbox + 8     /* the model is there? */
     je    2f
-    movl  clock_mailbox, %eax
-    movl  clock_mailbox + 4, %edx
+    movl  .Lclock_mailbox, %eax
+    movl  .Lclock_mailbox + 4, %edx
     ret
 2:  rdtsc
     ret
