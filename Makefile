@@ -190,7 +190,7 @@ TEST_ARCHES := riscv x86 m68k vax
 SWEEP_PROFILE ?= ds3100
 SWEEP_PARAM   ?= memory.bandwidth_mbs
 SWEEP_VALUES  ?= 1,2,4,8,16,32,64
-SWEEP_BENCH   ?= bcopy mips
+SWEEP_BENCH   ?= bcopy readcache getpid mips
 # The ISA the swept machine runs on: its profile's `isa`.
 SWEEP_ARCH    := $(shell sed -n 's/^isa *= *"\(.*\)".*/\1/p' hw-models/profiles/$(SWEEP_PROFILE).toml 2>/dev/null)
 

@@ -33,7 +33,7 @@ def _arch(args: argparse.Namespace) -> str:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
-                    args.bench or ["bcopy", "mips"], Path(args.out) if args.out else None,
+                    args.bench or ["bcopy", "readcache", "getpid", "mips"], Path(args.out) if args.out else None,
                     arch=_arch(args), say=_say)
     return 0
 
@@ -72,7 +72,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--values", default="1,2,4,8,16,32,64", metavar="V1,V2,...",
                     help="values to try (default 1,2,4,8,16,32,64)")
     sp.add_argument("--bench", action="append", choices=list(sweep.COMMANDS), metavar="NAME",
-                    help="benchmark to run (repeatable; default bcopy and mips; known: "
+                    help="benchmark to run (repeatable; default bcopy, readcache, getpid and mips; known: "
                     + ", ".join(sweep.COMMANDS) + ")")
     sp.add_argument("--out", metavar="STEM",
                     help="output path without suffix (default results/sweep-PROFILE-PARAM)")

@@ -35,6 +35,9 @@ COMMANDS = {
     "cswitch": "cswitch -n 2000",
     "select": "select -n 2000",
     "bcopy": "bcopy -c 8K -u 1M -n 4",
+    "readcache": "readcache -n 2",
+    "openclose": "openclose -n 1000",
+    "createdelete": "createdelete -p sync -n 20",
     "mips": "mips -n 5000",
 }
 UNITS = {v.bench: v.unit for v in report.VIEWS}
