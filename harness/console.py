@@ -113,6 +113,7 @@ class Guest:
         self.stop_key = stop_key
         self.line_ending = line_ending
         self.char_delay = char_delay
+        self._echoes = True         # the guest echoes what we type (see _type_line)
         self.cwd = str(cwd) if cwd is not None else None
         self.halt_timeout = halt_timeout
         self.log_path = Path(log_path) if log_path is not None else None
@@ -259,18 +260,54 @@ class Guest:
             self.child.send(ch)
             time.sleep(self.char_delay)
 
+    # How long a typed character's echo may take before we decide the guest
+    # does not echo, and type without waiting from then on.
+    ECHO_TIMEOUT = 2.0
+
+    def _type_line(self, command: str) -> bool:
+        """Type `command` and Enter, each character only once the guest has
+        echoed the one before; True if the echoes came (and were consumed).
+
+        Why: the guest's time before a benchmark must not depend on how the
+        host happened to deliver the keystrokes.  Sent in one write, a
+        command reaches the guest in one piece or several, in one receive
+        interrupt or several, maybe before the shell is waiting for it: a
+        different path each time, which moves the timer's phase (RISC-V's
+        timer counts in 100 ns steps) and leaves caches in a different state
+        for a hardware model.  One character at a time, each sent once the
+        last was echoed, every keystroke meets an idle guest that takes the
+        same path for it, run after run."""
+        assert self.child is not None
+        if not self._echoes or self.char_delay > 0:
+            self._send(command + self.line_ending)
+            return False
+        for i, ch in enumerate(command):
+            self.child.send(ch)
+            try:
+                self.child.expect_exact(ch, timeout=self.ECHO_TIMEOUT)
+            except pexpect.TIMEOUT:
+                self._echoes = False            # a guest that does not echo
+                self._send(command[i + 1:] + self.line_ending)
+                return False
+            except pexpect.EOF:
+                break                           # run()'s expect reports it
+        self.child.send(self.line_ending)
+        return True
+
     def run(self, command: str, timeout: float = 60.0) -> Output:
         """Type `command`, return its output up to the next prompt."""
         if self.state != "ready":
             raise HarnessError(f"cannot run {command!r}: guest is {self.state}")
         start = time.monotonic()
-        self._send(command + self.line_ending)
+        echoed = self._type_line(command)
         m = self._expect(PROMPT, f"command {command!r}", "prompt", timeout)
         text = str(self.child.before) if self.child else ""
         if m.group(0).startswith("\n"):
             text += "\n"                   # that newline ended the last output line
         lines = split_lines(text)
-        if lines and lines[0].strip() == command.strip():
+        if echoed and lines and lines[0] == "":
+            lines = lines[1:]               # the echo of Enter: the rest was consumed
+        elif lines and lines[0].strip() == command.strip():
             lines = lines[1:]               # the console's echo of what we typed
         return Output(command, lines, time.monotonic() - start)
 
