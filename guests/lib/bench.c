@@ -50,11 +50,14 @@ void bench_report(const struct bench_result *r)
 
     if (r->bytes == 0) {
         /* microseconds with 3 decimals = nanosecond resolution */
+        if (r->insns == 0)              /* this ISA counts no instructions */
+            snprintf(c, sizeof(c), "?");
+        else
+            fixed(c, sizeof(c), dinsns, r->iters, 1);
         printf("%s %s: %s us each, loop overhead %s us subtracted; %s insns each\n",
                r->bench, r->casename,
                fixed(a, sizeof(a), dns, (uint64_t)r->iters * 1000, 3),
-               fixed(b, sizeof(b), (int64_t)r->loop_ns, (uint64_t)r->iters * 1000, 3),
-               fixed(c, sizeof(c), dinsns, r->iters, 1));
+               fixed(b, sizeof(b), (int64_t)r->loop_ns, (uint64_t)r->iters * 1000, 3), c);
         return;
     }
 
