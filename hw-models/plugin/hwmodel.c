@@ -654,9 +654,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         mk[i] = isa->marker(bytes, len);
         pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn));
         /* the lines of its first and last bytes (an x86 or 68k instruction
-         * may straddle two) */
-        for (int end = 0; icache && pa[i] != NO_PADDR && end < 2; end++) {
-            uint64_t line = (pa[i] + (end ? len - 1 : 0)) >> ishift;
+         * may straddle two; not two pages, whose frames need not follow) */
+        uint64_t last = pa[i] + (len ? len - 1 : 0);
+        bool one_page = ((pa[i] ^ last) >> 12) == 0;
+        for (int end = 0; icache && pa[i] != NO_PADDR && end < 1 + one_page; end++) {
+            uint64_t line = (end ? last : pa[i]) >> ishift;
             if (nlines == 0 || lines[nlines - 1] != line)
                 lines[nlines++] = line;
         }
