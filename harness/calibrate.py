@@ -41,6 +41,7 @@ import datetime as _dt
 import json
 import math
 import re
+import textwrap
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -307,7 +308,7 @@ def write_back(hw: hwmodel.HwProfile, f: Fit, today: str) -> None:
         fitted_cols += "; the cached one is a prediction (write-back cache)"
     bound = ""
     if f.processor_bound:
-        bound = "\n# Out of reach: " + "\n#   ".join(_wrap(f.processor_bound, 66)) + "."
+        bound = "\n# Out of reach: " + "\n#   ".join(textwrap.wrap(f.processor_bound, 66)) + "."
     missed = misses(hw, f)
     fitted = "cpu.cpi and memory.bandwidth_mbs" if f.columns else "cpu.cpi"
     section = f"""
@@ -327,17 +328,6 @@ bcopy_cached = {p.bcopy_cached:.3f}
 """
     hw.path.write_text(text.rstrip("\n") + "\n" + section)
     hwmodel.load_profile(hw.name, path=hw.path)   # still valid?
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return lines + [line] if line else lines
 
 
 def calibrate(names: list[str], write: bool = True, out: Path | None = None,

@@ -471,7 +471,7 @@ static void disk_fn_cb(unsigned int vcpu, void *ud)
 static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
 {
     bool store = false;
-    int shift = isa->mem_access(bytes, len, &store);
+    int shift = isa->mem_access ? isa->mem_access(bytes, len, &store) : -1;
     uintptr_t u = (uintptr_t)rest << 4;
     if (shift >= 0)
         u |= UD_KNOWN | (store ? UD_STORE : 0) | (uintptr_t)shift;

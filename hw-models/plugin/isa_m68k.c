@@ -48,11 +48,6 @@ static enum insn_class classify(const uint8_t *insn, size_t len)
     return CL_OTHER;
 }
 
-static int mem_access(const uint8_t *insn, size_t len, bool *store)
-{
-    return -1;                                  /* QEMU knows */
-}
-
 static enum marker marker(const uint8_t *insn, size_t len)
 {
     if (len != 6 || insn[0] != 0x51 || insn[1] != 0xfb || insn[2] || insn[3] || insn[4] != 0x07)
@@ -69,7 +64,7 @@ const struct isa isa_m68k = {
     .name = "m68k",
     .classify = classify,
     .marker = marker,
-    .mem_access = mem_access,
+    .mem_access = NULL,                 /* QEMU says, at each access */
     .arg_reg = { "d0", "d1", "d2" },
     .stack_reg = "sp",
     .big_endian = true,

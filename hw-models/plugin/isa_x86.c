@@ -75,11 +75,6 @@ static enum insn_class classify(const uint8_t *insn, size_t len)
     }
 }
 
-static int mem_access(const uint8_t *insn, size_t len, bool *store)
-{
-    return -1;                                  /* QEMU knows */
-}
-
 static enum marker marker(const uint8_t *insn, size_t len)
 {
     static const uint8_t head[] = { 0x0f, 0x1f, 0x84, 0x00 };
@@ -97,7 +92,7 @@ const struct isa isa_x86 = {
     .name = "x86",
     .classify = classify,
     .marker = marker,
-    .mem_access = mem_access,
+    .mem_access = NULL,                 /* QEMU says, at each access */
     .arg_reg = { "eax", "edx", "ecx" },
     .stack_reg = "esp",
     .big_endian = false,

@@ -179,7 +179,7 @@ struct isa {
     enum insn_class (*classify)(const uint8_t *insn, size_t len);
     enum marker (*marker)(const uint8_t *insn, size_t len);
     /* log2 of the bytes a load or store moves, and which it is; -1 if the
-     * decoder does not say (then QEMU is asked at each access). */
+     * decoder does not say.  NULL, or -1: QEMU is asked at each access. */
     int (*mem_access)(const uint8_t *insn, size_t len, bool *store);
     const char *arg_reg[3];             /* registers holding marker arguments */
     /* Where a C function finds its arguments at its first instruction:
