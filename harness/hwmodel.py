@@ -39,8 +39,8 @@ PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
 # Per ISA: the kernel's trap vector (every exception, interrupt and system
 # call enters there: the plugin counts traps by it) and guest RAM.  On x86
 # each vector has a two-instruction stub (kernel/arch/x86/trapentry.S); they
-# all go on to `alltraps`, which is where the trap is counted.
-TRAP_SYMBOLS = {"riscv": ("trap_entry",), "x86": ("alltraps",), "m68k": ("trap_entry",)}
+# all go on to `trap_entry`, which is where the trap is counted.
+TRAP_SYMBOLS = {"riscv": ("trap_entry",), "x86": ("trap_entry",), "m68k": ("trap_entry",)}
 # The storage layer's per-request hook (kernel/port/ramdisk.c), which the
 # plugin charges disk time at, and where its block size is defined.
 DISK_SYMBOL = "disk_request"

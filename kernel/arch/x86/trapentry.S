@@ -15,7 +15,7 @@
     .text
 
 /* One stub per vector: push a dummy error code unless the CPU pushed a
- * real one (vectors 8, 10-14, 17), push the vector number, go to alltraps. */
+ * real one (vectors 8, 10-14, 17), push the vector number, go to trap_entry. */
 .macro VECTOR n
     .balign 4
 vector\n:
@@ -24,7 +24,7 @@ vector\n:
     pushl $0
     .endif
     pushl $\n
-    jmp alltraps
+    jmp trap_entry
 .endm
 
 .altmacro
@@ -39,7 +39,7 @@ vector\n:
     VECTORS 128, 191
     VECTORS 192, 255
 
-alltraps:
+trap_entry:
     pushl %ds
     pushl %es
     pushl %fs
