@@ -21,10 +21,16 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import checks, hwmodel, machines, modelcli, profiles, report, suite
-from .console import Guest
+from .bench import checks
+from .model import hwmodel
+from .guest import machines
+from . import modelcli
+from .model import profiles
+from .bench import report
+from .bench import suite
+from .guest.console import Guest
 from .errors import HarnessError
-from .machines import ROOT
+from .guest.machines import ROOT
 
 
 def _say(msg: str) -> None:

@@ -14,7 +14,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import attribute, calibrate, figure1, hwmodel, sweep
+from .model import attribute
+from .model import calibrate
+from .model import figure1
+from .model import hwmodel
+from .model import sweep
 
 
 def _say(msg: str) -> None:

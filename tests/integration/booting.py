@@ -7,8 +7,9 @@ MACHINE, KERNEL and LOGS are riscv's, for tests that need one ISA only.
 
 from pathlib import Path
 
-from harness import machines, profiles
-from harness.console import Guest
+from harness.guest import machines
+from harness.model import profiles
+from harness.guest.console import Guest
 
 ARCHES = ("riscv", "x86", "m68k", "vax")
 PROFILE = profiles.get("none")

@@ -25,8 +25,9 @@ hang is reported quickly rather than after the suite's generous defaults.
 import pytest
 
 from booting import ARCHES, TIMEOUT, start_guest
-from harness import machines, suite
-from harness.console import Guest
+from harness.bench import suite
+from harness.guest import machines
+from harness.guest.console import Guest
 
 
 def pytest_collection_modifyitems(config, items):

@@ -8,7 +8,7 @@ instructions itself (RISC-V's instret), the two must agree.
 
 import pytest
 
-from harness import suite
+from harness.bench import suite
 
 # riscv reads instret; on vax the clock is our SIMH's instruction count.
 COUNTS_INSTRUCTIONS = {"riscv", "vax"}   # the others report insns=0: "unknown"

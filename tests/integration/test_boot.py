@@ -6,7 +6,7 @@ import signal
 import pytest
 
 from booting import TIMEOUT
-from harness import machines
+from harness.guest import machines
 from harness.errors import GuestHang
 
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from harness import machines
+from harness.guest import machines
 
 
 @pytest.mark.slow

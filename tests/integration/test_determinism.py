@@ -8,7 +8,7 @@ differed by 514 instructions on RISC-V: harness/console.py, _type_line)."""
 import pytest
 
 from booting import TIMEOUT
-from harness import suite
+from harness.bench import suite
 
 
 @pytest.mark.slow

@@ -14,8 +14,8 @@ import re
 import pytest
 
 from booting import TIMEOUT, start_guest
-from harness import suite
-from harness.protocol import Result, parse_lines
+from harness.bench import suite
+from harness.guest.protocol import Result, parse_lines
 
 FSCK = re.compile(r"fsck: (\d+) files, (\d+) directories, (\d+) blocks used, (\d+) free, "
                   r"(\d+) problems$")

@@ -21,8 +21,9 @@ second each).
 import pytest
 
 from booting import TIMEOUT, logs
-from harness import hwmodel, machines, profiles, protocol
-from harness.console import Guest
+from harness.guest import machines, protocol
+from harness.model import hwmodel, profiles
+from harness.guest.console import Guest
 
 import hwmodel_ref
 
@@ -175,7 +176,7 @@ def test_bigger_cache_never_misses_more(tmp_path):
 
 
 def test_sweep_writes_csv_and_png(tmp_path):
-    from harness import sweep
+    from harness.model import sweep
     csv_path, png_path = sweep.run_sweep("ds3100", "memory.bandwidth_mbs", [4, 16],
                                          ["bcopy"], out=tmp_path / "s", say=lambda m: None)
     rows = csv_path.read_text().splitlines()
@@ -186,7 +187,7 @@ def test_sweep_writes_csv_and_png(tmp_path):
 
 @pytest.mark.parametrize("arch", PLUGIN_ARCHES)
 def test_attribution_accounts_for_every_cycle(arch):
-    from harness import attribute
+    from harness.model import attribute
     if not machines.get(arch).kernel_path().exists():
         pytest.skip(f"no {arch} kernel")
     costs, meta = attribute.attribute(PROFILE[arch], "getpid -n 200", arch=arch)

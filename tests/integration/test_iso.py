@@ -8,8 +8,8 @@ loader, and runs a benchmark on it.
 import pytest
 
 from booting import PROFILE, TIMEOUT, logs
-from harness import machines, protocol
-from harness.console import Guest
+from harness.guest import machines, protocol
+from harness.guest.console import Guest
 
 ISO = machines.ROOT / "build" / "x86" / "ousterhout.iso"
 

@@ -11,7 +11,8 @@ calibration, `make calibrate`) must follow.
 import pytest
 
 from booting import TIMEOUT, start_guest
-from harness import hwmodel, machines, protocol
+from harness.guest import machines, protocol
+from harness.model import hwmodel
 
 
 def test_vax_mips_instructions_per_iteration():

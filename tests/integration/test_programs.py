@@ -3,7 +3,7 @@
 import pytest
 
 from booting import TIMEOUT
-from harness import checks
+from harness.bench import checks
 
 
 @pytest.mark.parametrize("program", checks.TEST_PROGRAMS)

@@ -5,8 +5,8 @@ import sys
 import pytest
 
 from fakes import FAKE, fake_argv
-from harness import machines
-from harness.console import Guest
+from harness.guest import machines
+from harness.guest.console import Guest
 
 
 @pytest.fixture

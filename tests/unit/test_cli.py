@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-from harness import cli, machines, report
+from harness import cli
+from harness.bench import report
+from harness.guest import machines
 
 
 def run_cli(capsys, *argv):

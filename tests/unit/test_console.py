@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from harness.console import Guest, split_lines
+from harness.guest.console import Guest, split_lines
 from harness.errors import GuestExited, GuestHang, GuestPanic, HarnessError
-from harness.protocol import Boot, Result
+from harness.guest.protocol import Boot, Result
 
 from fakes import fake_argv
 

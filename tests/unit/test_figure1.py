@@ -3,9 +3,10 @@ measuring is the suite's, tested elsewhere."""
 
 import pytest
 
-from harness import figure1, paper
+from harness.bench import paper
+from harness.model import figure1
 from harness.errors import HarnessError
-from harness.protocol import Result
+from harness.guest.protocol import Result
 
 
 def results(scale: float) -> list[Result]:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import hwmodel, profiles
+from harness.model import hwmodel, profiles
 from harness.errors import HarnessError, SetupError
-from harness.protocol import parse_line
+from harness.guest.protocol import parse_line
 
 import hwmodel_ref
 
@@ -41,7 +41,7 @@ def test_every_shipped_profile_loads(name):
 
 
 def test_paper_profiles_match_table1():
-    from harness import paper
+    from harness.bench import paper
     for name in ("ds3100", "sun4", "m2000", "sun3", "mvax2", "vax8800"):
         hw = hwmodel.load_profile(name)
         assert hw.mips == paper.TABLE1[hw.data["paper"]].mips, name
@@ -161,7 +161,7 @@ def test_reference_simulator_by_hand():
 
 
 def test_calibration_targets_come_from_tables_1_and_5():
-    from harness import calibrate
+    from harness.model import calibrate
     t = calibrate.targets(hwmodel.load_profile("ds3100"))
     assert (t.mips, t.bcopy_cached, t.bcopy_uncached) == (13, 10.2, 5.1)
     t = calibrate.targets(hwmodel.load_profile("sun4"))
@@ -177,7 +177,7 @@ def test_calibration_targets_come_from_tables_1_and_5():
 
 
 def test_bandwidth_floor_is_what_the_paper_copies_imply():
-    from harness import calibrate
+    from harness.model import calibrate
     m2000 = hwmodel.load_profile("m2000")           # write-through: 39 cached, 20 uncached
     assert calibrate.bandwidth_floor(m2000, calibrate.targets(m2000)) == 40
     sun3 = hwmodel.load_profile("sun3")             # no cache: 5.6 cached, 5.5 uncached
@@ -187,7 +187,7 @@ def test_bandwidth_floor_is_what_the_paper_copies_imply():
 
 
 def test_calibration_writes_only_the_two_free_parameters(tmp_path):
-    from harness import calibrate
+    from harness.model import calibrate
     path = tmp_path / "ds3100.toml"
     path.write_text(GOOD)
     hw = hwmodel.load_profile("ds3100", path=path)
@@ -222,7 +222,7 @@ def test_mips_rating_reference():
 
 
 def test_sweep_values_and_refusals():
-    from harness import sweep
+    from harness.model import sweep
     assert sweep.parse_values("1,2, 4.5,write-back") == [1, 2, 4.5, "write-back"]
     with pytest.raises(HarnessError, match="no values"):
         sweep.parse_values(" , ")

@@ -4,7 +4,8 @@ import shutil
 
 import pytest
 
-from harness import machines, profiles
+from harness.guest import machines
+from harness.model import profiles
 from harness.errors import SetupError
 
 NONE = profiles.get("none")

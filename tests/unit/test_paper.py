@@ -6,7 +6,7 @@ matches what the paper printed.
 
 import pytest
 
-from harness import paper
+from harness.bench import paper
 
 RELATIVE_TABLES = [paper.TABLE2, paper.TABLE3, paper.TABLE4, paper.TABLE5, paper.TABLE6]
 

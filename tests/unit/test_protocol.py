@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from harness.errors import ProtocolError
-from harness.protocol import (Boot, Killed, Panic, Result, Summary, TestLine, parse_line,
+from harness.guest.protocol import (Boot, Killed, Panic, Result, Summary, TestLine, parse_line,
                               parse_lines)
 
 GETPID = ("RESULT bench=getpid case=call iters=100000 ns=17401100 loop_ns=200100 "

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from harness import paper, report
+from harness.bench import paper, report
 from harness.errors import HarnessError
-from harness.protocol import Boot, parse_line
+from harness.guest.protocol import Boot, parse_line
 
 LINES = [
     "RESULT bench=getpid case=call iters=1000 ns=250000 loop_ns=50000 insns=250000 loop_insns=50000",

@@ -2,10 +2,10 @@
 
 import pytest
 
-from harness import checks, suite
-from harness.console import Output
+from harness.bench import checks, suite
+from harness.guest.console import Output
 from harness.errors import BenchmarkError, GuestHang, ProtocolError
-from harness.protocol import Summary
+from harness.guest.protocol import Summary
 
 GETPID = suite.BY_NAME["getpid"]
 

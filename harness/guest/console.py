@@ -36,7 +36,7 @@ from typing import IO
 import pexpect
 
 from . import protocol
-from .errors import GuestExited, GuestHang, GuestPanic, HarnessError, ProtocolError
+from ..errors import GuestExited, GuestHang, GuestPanic, HarnessError, ProtocolError
 
 PROMPT = re.compile(r"(?:^|\n)\$ ")
 PANIC = re.compile(r"panic: ")

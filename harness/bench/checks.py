@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .console import Guest
-from .protocol import Killed, Summary, TestLine, parse_lines
+from ..guest.console import Guest
+from ..guest.protocol import Killed, Summary, TestLine, parse_lines
 
 TEST_PROGRAMS: tuple[str, ...] = ("t_efault", "t_fault", "t_forklimit", "t_pipe",
                                   "t_select", "t_proc", "t_fs", "t_cc")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the hardware model costs: guest MIPS with the full model vs plain -icount.
 
-    python3 hw-models/overhead.py [--profile ds3100] [--repeat 3]
+    python3 -m harness.model.overhead [--profile ds3100] [--repeat 3]
 
 Boots the kernel of the profile's ISA without the model (profile none:
 -icount only, or plain SIMH for the VAX) and with it, runs the benchmark suite's programs with their default arguments
@@ -21,11 +21,12 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
 
-from harness import hwmodel, machines, profiles, protocol, suite  # noqa: E402
-from harness.console import Guest  # noqa: E402
+from harness.bench import suite  # noqa: E402
+from harness.guest import machines, protocol  # noqa: E402
+from harness.model import hwmodel, profiles  # noqa: E402
+from harness.guest.console import Guest  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:

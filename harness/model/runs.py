@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import hwmodel, machines, profiles, protocol
-from .console import Guest
-from .errors import BenchmarkError
-from .machines import ROOT
+from . import hwmodel
+from ..guest import machines
+from . import profiles
+from ..guest import protocol
+from ..guest.console import Guest
+from ..errors import BenchmarkError
+from ..guest.machines import ROOT
 
 _counter = itertools.count()
 

@@ -21,11 +21,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import hwmodel, machines
-from .elfsyms import Symbols, load_range
-from .errors import HarnessError
-from .machines import ROOT
-from .modelrun import run_model
+from . import hwmodel
+from ..guest import machines
+from ..guest.elfsyms import Symbols, load_range
+from ..errors import HarnessError
+from ..guest.machines import ROOT
+from .runs import run_model
 from .sweep import COMMANDS
 
 

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .errors import SetupError
-from .profiles import Profile
+from ..errors import SetupError
+from ..model.profiles import Profile
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Shared QEMU options: deterministic time, console on stdio, nothing else on it.
 _QEMU_COMMON = ("-icount", "shift=0,sleep=off", "-display", "none", "-monitor", "none",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import hwmodel
-from .errors import SetupError
+from ..errors import SetupError
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Union
 
-from .errors import ProtocolError
+from ..errors import ProtocolError
 
 # A decimal integer as the guest prints it: no sign, no spaces, no floating point.
 _UINT = re.compile(r"[0-9]+")

@@ -45,10 +45,11 @@ import textwrap
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import hwmodel, paper
-from .errors import HarnessError
-from .machines import ROOT
-from .modelrun import run_model
+from . import hwmodel
+from ..bench import paper
+from ..errors import HarnessError
+from ..guest.machines import ROOT
+from .runs import run_model
 
 CALIBRATED = ("ds3100", "sun4", "m2000",    # the paper's machines, on the ISA each runs on
               "sun3", "mvax2", "vax8800")

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .elfsyms import Symbols
-from .errors import HarnessError, SetupError
-from .protocol import Result
+from ..guest.elfsyms import Symbols
+from ..errors import HarnessError, SetupError
+from ..guest.protocol import Result
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROFILE_DIR = ROOT / "hw-models" / "profiles"
 PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from . import protocol
-from .console import Guest, Output
-from .errors import BenchmarkError
-from .protocol import Killed, Result, TestLine
+from ..guest import protocol
+from ..guest.console import Guest, Output
+from ..errors import BenchmarkError
+from ..guest.protocol import Killed, Result, TestLine
 
 
 @dataclass(frozen=True)

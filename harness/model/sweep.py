@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import hwmodel, report
-from .errors import HarnessError
-from .machines import ROOT
-from .modelrun import run_model
+from . import hwmodel
+from ..bench import report
+from ..errors import HarnessError
+from ..guest.machines import ROOT
+from .runs import run_model
 
 # Shorter runs than the suite's defaults: a sweep boots once per value.
 COMMANDS = {

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from . import paper
-from .errors import HarnessError
-from .protocol import Boot, Result
+from ..errors import HarnessError
+from ..guest.protocol import Boot, Result
 
 FORMAT = "ousterhout-harness-results/1"
 

@@ -1,0 +1,1 @@
+"""The benchmarks, the paper's numbers, the report (docs/harness.md)."""

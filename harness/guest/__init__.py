@@ -1,0 +1,1 @@
+"""The emulated machines and their console (docs/harness.md)."""

@@ -1,0 +1,1 @@
+"""The hardware models and their commands (docs/harness.md)."""
