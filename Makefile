@@ -178,10 +178,12 @@ shell: deps
 	$(PYTHON) -m harness shell --arch $(ARCH) --profile $(PROFILE)
 
 # The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
-# kvm-unit-tests), two pytest workers at a time: one per core.
+# kvm-unit-tests), two pytest workers at a time: one per core.  The ISAs are
+# the folders kernel/arch/*/ with an arch.mk; the harness's registry
+# (harness/guest/machines.py) has one entry for each, which a unit test checks.
 # vax builds its own cross compiler the first time (scripts/vax-toolchain.sh:
 # about 17 minutes on two idle cores, then cached in ~/.cache/ousterhout).
-TEST_ARCHES := riscv x86 m68k vax
+TEST_ARCHES := $(patsubst kernel/arch/%/arch.mk,%,$(wildcard kernel/arch/*/arch.mk))
 # Hardware models (hw-models/README.md).  `make calibrate` fits the paper's
 # machines' CPI and memory bandwidth to Tables 1 and 5 (the RISC machines on
 # riscv, the Sun-3 on m68k, the VAXes on vax) and writes them into their

@@ -1,4 +1,4 @@
-"""`python3 -m harness ...`: see harness/cli.py."""
+"""`python3 -m harness ...`: the command line is harness/cli.py."""
 
 import sys
 

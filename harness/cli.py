@@ -1,72 +1,135 @@
-"""The command line: `python3 -m harness run|shell|report|check` (see docs/harness.md).
+"""The command line: `python3 -m harness COMMAND [OPTIONS]` (docs/harness.md).
 
-    run     boot, run the benchmark suite, print the paper-style tables, and
-            write <out>/<arch>-<profile>.json, .csv and .log
-    shell   boot to the guest's shell with the console on this terminal
-    report  print the tables again from a .json file that `run` wrote
-    check   boot and run the failure-case test programs (t_*)
+Every command is declared once, in COMMANDS: its name, one line of help,
+its handler and its options.  The options several commands share (--arch,
+--profile, --bench, --case, --out, --timeout) are declared once, below, with
+one default each; a command may narrow an option (fewer choices, required,
+repeatable), and its help then says so.  Every choice is listed in the help,
+and a bad value is refused by name, with the valid choices, before anything
+is built or booted.  The rules:
+
+  --profile  none (no hardware model) unless given; the commands that only
+             make sense under a model (sweep, attribute, overhead) require it;
+  --arch     the profile's ISA unless given (riscv for profile none); given
+             with a model of another ISA, it is refused;
+  --out      the directory results go to: results/ unless given.
 
 Exit status: 0 when all went well; 1 when the guest or a benchmark failed
 (kernel panic, hang, FAIL line, missing RESULT); 2 when something must be
-installed or built first, or the command line is wrong.  A failure prints
-context (the last console lines) and then one line starting "harness: ".
+installed or built first, or the command line is wrong; 130 on Ctrl-C.  A
+failure prints context (the last console lines) and then one line starting
+"harness: ".
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
-from .bench import checks
-from .model import hwmodel
-from .guest import machines
-from . import modelcli
-from .model import profiles
-from .bench import report
-from .bench import suite
-from .guest.console import Guest
+from . import ROOT, __version__
+from .bench import checks, report, suite
 from .errors import HarnessError
-from .guest.machines import ROOT
+from .guest import machines
+from .model import attribute, calibrate, figure1, hwmodel, overhead, profiles, runs, sweep
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_STATUS = ("exit status: 0 all went well; 1 the guest or a benchmark failed; "
+               "2 something must be built or installed first, or the command line "
+               "is wrong; 130 interrupted")
 
 
 def _say(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _model_args(machine: machines.Machine, profile: profiles.Profile,
-                hw_log: Path) -> list[str]:
-    """QEMU arguments that load the hardware model, if the profile has one."""
-    if profile.hw is None:
-        return []
-    return hwmodel.emulator_args(profile.hw, machine.arch, machine.kernel_path(), hw_log)
+# ---------------------------------------------------------------- options
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option, declared once and used by several commands."""
+
+    flag: str
+    metavar: str
+    help: str                                    # what it is, without default or choices
+    default: Any = None
+    default_help: str = ""                       # the default in words, if not `default`
+    choices: Callable[[], list[str]] | None = None   # computed when the parser is built
+    repeat: bool = False                         # may be given several times (a list)
+    required: bool = False
+    type: Callable[[str], Any] = str
+
+    def but(self, **changes: Any) -> "Option":
+        """The same option, narrowed for one command."""
+        return dataclasses.replace(self, **changes)
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        choices = self.choices() if self.choices else None
+        text = self.help
+        if choices:
+            text += ": " + ", ".join(choices)
+        notes = ["repeatable"] if self.repeat else []
+        if self.required:
+            notes.append("required")
+        elif self.default_help or self.default is not None:
+            notes.append(f"default: {self.default_help or self.default}")
+        if notes:
+            text += f" ({'; '.join(notes)})"
+        parser.add_argument(self.flag, metavar=self.metavar, help=text, choices=choices,
+                            default=self.default, required=self.required, type=self.type,
+                            action="append" if self.repeat else "store")
 
 
-def _hw_log(log_path: Path) -> Path:
-    return log_path.with_name(log_path.stem + ".hw.log")
+def _suite_names() -> list[str]:
+    return list(suite.BY_NAME)
 
 
-def _start_guest(args: argparse.Namespace, log_path: Path | None) -> tuple[Guest, machines.Machine,
-                                                                           profiles.Profile]:
-    machine = machines.get(args.arch)
-    profile = profiles.get(args.profile)
-    argv = machine.command(profile)
-    if log_path is not None:
-        argv += _model_args(machine, profile, _hw_log(log_path))
-    guest = Guest(argv, log_path=log_path, line_ending=machine.line_ending,
-                  char_delay=machine.char_delay, cwd=ROOT, stop_key=machine.stop_key)
-    return guest, machine, profile
+def _sweep_names() -> list[str]:
+    return list(sweep.COMMANDS)
+
+
+ARCH = Option("--arch", "ISA", "the ISA to boot", choices=machines.names,
+              default_help="the profile's ISA; riscv for profile none")
+PROFILE = Option("--profile", "NAME", "timing profile (hw-models/profiles/NAME.toml)",
+                 default="none", default_help="none: plain emulator, 1 instruction = 1 ns",
+                 choices=profiles.names)
+MODEL = PROFILE.but(help="the machine's hardware model (hw-models/profiles/NAME.toml)",
+                    default=None, default_help="", required=True, choices=profiles.model_names)
+BENCH = Option("--bench", "NAME", "benchmark", choices=_suite_names, repeat=True,
+               default_help="all of them")
+CASE = Option("--case", "CASE", "a case of the benchmark, as its RESULT lines name it")
+OUT = Option("--out", "DIR", "where to write the results", default="results")
+TIMEOUT = Option("--timeout", "SECONDS", "host seconds allowed per program", type=float)
+
+
+# ---------------------------------------------------------------- commands
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    handler: Callable[[argparse.Namespace], int]
+    options: tuple[Option, ...] = ()
+    # Anything else, added by hand: (flags, argparse keyword arguments)
+    extra: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = ()
+
+
+def _machine_and_profile(args: argparse.Namespace) -> tuple[machines.Machine, profiles.Profile]:
+    return machines.get(args.arch), profiles.get(args.profile)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     benches = suite.choose(args.bench)
+    machine, profile = _machine_and_profile(args)
     out = Path(args.out)
     stem = f"{args.arch}-{args.profile}"
     log_path = out / f"{stem}.log"
-    guest, machine, profile = _start_guest(args, log_path)
+    guest = runs.start(machine, profile.hw, log_path)
     _say(f"harness: booting {args.arch} (profile {args.profile}): {' '.join(guest.argv)}")
 
     def progress(run: suite.BenchRun) -> None:
@@ -76,7 +139,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         with guest:
             boot = guest.boot(timeout=machine.boot_timeout)
-            runs = suite.run_suite(guest, benches, timeout=args.timeout, progress=progress)
+            done = suite.run_suite(guest, benches, timeout=args.timeout, progress=progress)
     except HarnessError as e:
         e.detail = "\n".join(x for x in (e.detail, f"console log: {log_path}") if x)
         raise
@@ -85,50 +148,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     emulator = machine.emulator_version()
     record = report.RunRecord(
         arch=args.arch, profile=profile.name, mips=profile.mips, profile_note=profile.note,
-        results=suite.all_results(runs), boot=boot,
+        results=suite.all_results(done), boot=boot,
         meta={"emulator": emulator, "qemu_version": machines.parse_qemu_version(emulator),
               "git_commit": commit, "git_dirty": dirty, "created": report.now_utc(),
               "command": guest.argv})
-    if profile.hw is not None and profile.hw.model:
-        joined = _join_model_log(record, _hw_log(log_path))
-        print(report.format_report(record), end="")
+    print(report.format_report(record), end="")
+    if profile.model:
+        joined = runs.attach_counters(record, profile.hw, runs.hw_log_for(log_path), _say)
         print()
         print(hwmodel.format_counters(profile.hw, joined), end="")
-    else:
-        print(report.format_report(record), end="")
     report.write_json(record, out / f"{stem}.json")
     report.write_csv(record, out / f"{stem}.csv")
     _say(f"harness: wrote {out / stem}.json, .csv and .log")
-    return 0
-
-
-def profile_data(name: str) -> dict:
-    hw = profiles.get(name).hw
-    return hw.data if hw is not None else {}
-
-
-def _join_model_log(record: report.RunRecord, hw_log: Path) -> list[hwmodel.Joined]:
-    """Pair each RESULT with the model's region records; keep them in the JSON."""
-    regions, warnings = hwmodel.read_log(hw_log)
-    for w in warnings:
-        _say(f"harness: hardware model: {w}")
-    joined = hwmodel.join(record.results, regions)
-    record.meta["hwmodel"] = {
-        "profile": record.profile, "log": str(hw_log),
-        "params": profile_data(record.profile),
-        "counters": [{"bench": j.result.bench, "case": j.result.case,
-                      "timed": j.timed.fields, "empty": j.empty.fields,
-                      "per_op": j.counters()} for j in joined],
-    }
-    return joined
+    return EXIT_OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     programs = args.program or list(checks.TEST_PROGRAMS)
+    machine, profile = _machine_and_profile(args)
     log_path = Path(args.out) / f"{args.arch}-{args.profile}-check.log"
-    guest, machine, _ = _start_guest(args, log_path)
     failed = []
-    with guest:
+    with runs.start(machine, profile.hw, log_path) as guest:
         guest.boot(timeout=machine.boot_timeout)
         for name in programs:  # a panic or hang stops here, with the console tail
             run = checks.run_check(guest, name, timeout=args.timeout or checks.DEFAULT_TIMEOUT)
@@ -141,71 +181,186 @@ def cmd_check(args: argparse.Namespace) -> int:
     if failed:
         raise HarnessError(f"{len(failed)} of {len(programs)} test programs failed: "
                            + ", ".join(failed))
-    return 0
+    return EXIT_OK
 
 
 def cmd_shell(args: argparse.Namespace) -> int:
-    machine = machines.get(args.arch)
-    profile = profiles.get(args.profile)
-    argv = machine.command(profile, interactive=True)
-    argv += _model_args(machine, profile,
-                        Path("results") / f"{args.arch}-{args.profile}-shell.hw.log")
+    machine, profile = _machine_and_profile(args)
+    hw_log = ROOT / "results" / f"{args.arch}-{args.profile}-shell.hw.log"
+    argv = runs.argv(machine, profile.hw, hw_log, interactive=True)
     _say(f"harness: {' '.join(argv)}")
     _say("harness: type `halt` at the guest prompt to power off, or Ctrl-A x to quit QEMU")
     os.chdir(ROOT)
     os.execvp(argv[0], argv)
-    return 0  # not reached
+    return EXIT_OK  # not reached
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     print(report.format_report(report.load_json(Path(args.file))), end="")
-    return 0
+    return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python3 -m harness",
+def cmd_machines(args: argparse.Namespace) -> int:
+    rows = [("arch", "emulator", "loads", "model", "tests' profile", "notes")]
+    for m in machines.MACHINES.values():
+        rows.append((m.arch, m.emulator.name, m.kernel, m.model or "-", m.model_profile or "-", m.notes))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for r in rows:
+        print("  ".join([c.ljust(w) for c, w in zip(r, widths)] + [r[-1]]).rstrip())
+    return EXIT_OK
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    names = args.profile or list(calibrate.CALIBRATED)
+    calibrate.calibrate(names, write=not args.no_write, out=Path(args.out), say=_say)
+    return EXIT_OK
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    stem = Path(args.out) / f"sweep-{args.profile}-{args.param.replace('.', '-')}"
+    sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
+                    args.bench or list(sweep.DEFAULT_BENCHES), stem, arch=args.arch, say=_say)
+    return EXIT_OK
+
+
+def cmd_attribute(args: argparse.Namespace) -> int:
+    command = args.command or sweep.COMMANDS[args.bench]
+    costs, meta = attribute.attribute(args.profile, command, args.region, arch=args.arch,
+                                      case=args.case)
+    print(attribute.format_costs(costs, meta, args.top), end="")
+    return EXIT_OK
+
+
+def cmd_figure1(args: argparse.Namespace) -> int:
+    text, csv_path, png_path = figure1.figure1(Path(args.out) / "figure1", say=_say)
+    print(text, end="")
+    _say(f"wrote {csv_path}, {png_path} and {csv_path.with_suffix('.txt')}")
+    return EXIT_OK
+
+
+def cmd_overhead(args: argparse.Namespace) -> int:
+    text, path = overhead.overhead(args.profile, args.repeat, args.bench,
+                                   Path(args.out) / f"hwmodel-overhead-{args.profile}.txt",
+                                   say=_say)
+    print(text, end="")
+    _say(f"wrote {path}")
+    return EXIT_OK
+
+
+def _positive_int(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number >= 1")
+    return n
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("run", "boot, run the benchmark suite, print the paper's tables; write "
+            "OUT/ARCH-PROFILE.json, .csv and .log", cmd_run,
+            (ARCH, PROFILE, BENCH, OUT, TIMEOUT.but(default_help="per benchmark"))),
+    Command("check", "boot and run the failure-case test programs (t_*)", cmd_check,
+            (ARCH, PROFILE, OUT, TIMEOUT.but(default=checks.DEFAULT_TIMEOUT)),
+            ((("--program",), dict(action="append", metavar="NAME",
+                                   help="run only this test program (repeatable; default "
+                                   "all: " + ", ".join(checks.TEST_PROGRAMS) + ")")),)),
+    Command("shell", "boot to the guest's shell, its console on this terminal",
+            cmd_shell, (ARCH, PROFILE)),
+    Command("report", "print the tables again from a .json file that `run` wrote",
+            cmd_report, (),
+            ((("file",), dict(metavar="FILE.json")),)),
+    Command("machines", "list the ISAs: emulator, image, hardware-model back end",
+            cmd_machines),
+    Command("calibrate", "fit CPI and memory bandwidth of hardware models to the "
+            "paper's Tables 1 and 5; write OUT/calibration-PROFILE.json", cmd_calibrate,
+            (MODEL.but(required=False, repeat=True,
+                       default_help="the paper's machines: " + ", ".join(calibrate.CALIBRATED)),
+             OUT),
+            ((("--no-write",), dict(action="store_true",
+                                    help="do not write the fitted values into the profile")),)),
+    Command("sweep", "vary one hardware-model parameter and rerun benchmarks; write "
+            "OUT/sweep-PROFILE-PARAM.csv and .png", cmd_sweep,
+            (MODEL, ARCH, BENCH.but(choices=_sweep_names,
+                                    default_help=", ".join(sweep.DEFAULT_BENCHES)), OUT),
+            ((("--param",), dict(default="memory.bandwidth_mbs", metavar="SECTION.FIELD",
+                                 help="profile field to vary (default: memory.bandwidth_mbs)")),
+             (("--values",), dict(default="1,2,4,8,16,32,64", metavar="V1,V2,...",
+                                  help="values to try (default: 1,2,4,8,16,32,64)")))),
+    Command("attribute", "where a benchmark's modelled time goes, by guest function",
+            cmd_attribute,
+            (MODEL, ARCH, BENCH.but(choices=_sweep_names, repeat=False, default="getpid",
+                                    default_help=""),
+             CASE.but(default_help="the first; each case is a timed region")),
+            ((("--command",), dict(metavar="'PROGRAM ARGS'",
+                                   help="the exact command to run instead of the "
+                                   "benchmark's (then --region picks the region)")),
+             (("--region",), dict(type=int, help="timed region: 2 for the first case, "
+                                  "4 for the second, ... (default: 2, or --case's)")),
+             (("--top",), dict(type=int, default=25,
+                               help="functions to list (default: 25)")))),
+    Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
+            "write OUT/figure1.csv, .png and .txt", cmd_figure1, (OUT,)),
+    Command("overhead", "what the hardware model costs in host time (a benchmark: run "
+            "it on an idle machine); write OUT/hwmodel-overhead-PROFILE.txt", cmd_overhead,
+            (MODEL, ARCH, BENCH, OUT),
+            ((("--repeat",), dict(type=_positive_int, default=3,
+                                  help="runs of each; the best counts (default: 3)")),)),
+)
+
+
+class _Version(argparse.Action):
+    """--version: computed only when asked (it runs git)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        commit, dirty = report.git_commit(ROOT)
+        where = f"commit {commit[:12]}{' with local changes' if dirty else ''}" \
+            if commit else "not in a git checkout"
+        print(f"python3 -m harness {__version__} ({where}; results format {report.FORMAT})")
+        parser.exit()
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own (for its usage errors)."""
+    p = argparse.ArgumentParser(prog="python3 -m harness", epilog=EXIT_STATUS,
                                 description="Boot the kernel under an emulator, run the "
-                                "paper's benchmarks, print the paper's tables.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+                                "paper's benchmarks, print the paper's tables; time them "
+                                "with hardware models of the paper's machines.")
+    p.add_argument("--version", action=_Version)
+    sub = p.add_subparsers(dest="command_name", required=True, metavar="COMMAND")
+    parsers = {}
+    for c in COMMANDS:
+        sp = sub.add_parser(c.name, help=c.help, description=c.help, epilog=EXIT_STATUS)
+        for o in c.options:
+            o.add_to(sp)
+        for flags, kw in c.extra:
+            sp.add_argument(*flags, **kw)
+        sp.set_defaults(func=c.handler)
+        parsers[c.name] = sp
+    return p, parsers
 
-    def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--arch", default="riscv", choices=sorted(machines.MACHINES),
-                        help="which ISA to boot (default riscv)")
-        sp.add_argument("--profile", default="none", choices=profiles.names(),
-                        help="timing profile (default none: plain -icount, 1 insn = 1 ns)")
 
-    sp = sub.add_parser("run", help="run the benchmark suite and print the tables")
-    common(sp)
-    sp.add_argument("--out", default="results", metavar="DIR",
-                    help="where to write <arch>-<profile>.json/.csv/.log (default results)")
-    sp.add_argument("--bench", action="append", choices=list(suite.BY_NAME), metavar="NAME",
-                    help="run only this benchmark (repeatable; default all: "
-                    + ", ".join(suite.BY_NAME) + ")")
-    sp.add_argument("--timeout", type=float, metavar="SECONDS",
-                    help="host seconds allowed per benchmark (default: per benchmark)")
-    sp.set_defaults(func=cmd_run)
-
-    sp = sub.add_parser("check", help="run the failure-case test programs")
-    common(sp)
-    sp.add_argument("--out", default="results", metavar="DIR",
-                    help="where to write the console log (default results)")
-    sp.add_argument("--program", action="append", metavar="NAME",
-                    help="run only this test program (repeatable; default all: "
-                    + ", ".join(checks.TEST_PROGRAMS) + ")")
-    sp.add_argument("--timeout", type=float, metavar="SECONDS",
-                    help=f"host seconds allowed per program (default {checks.DEFAULT_TIMEOUT:g})")
-    sp.set_defaults(func=cmd_check)
-
-    sp = sub.add_parser("shell", help="boot to the guest shell on this terminal")
-    common(sp)
-    sp.set_defaults(func=cmd_shell)
-
-    sp = sub.add_parser("report", help="print the tables from a results .json file")
-    sp.add_argument("file", metavar="FILE.json")
-    sp.set_defaults(func=cmd_report)
-
-    modelcli.add_commands(sub)          # calibrate, sweep, attribute (hardware models)
-    return p
+def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """The rules between options, before anything is built or booted:
+    --arch from the profile, and --case against the benchmark's cases."""
+    profile = getattr(args, "profile", None)
+    if "arch" in vars(args) and isinstance(profile, str):
+        isa = hwmodel.load_profile(profile).isa if hwmodel.is_model(profile) else None
+        if args.arch is None:
+            args.arch = isa or "riscv"
+        elif isa is not None and isa != args.arch:
+            parser.error(f"profile {profile} models a {isa} machine, not {args.arch}: "
+                         f"use --arch {isa}, or leave --arch out")
+    if getattr(args, "case", None) is not None:
+        if getattr(args, "command", None):
+            parser.error("--case names a case of --bench; with --command, use --region")
+        if getattr(args, "region", None) is not None:
+            parser.error("give --case or --region, not both")
+        cases = sweep.CASES[args.bench]
+        if args.case not in cases:
+            parser.error(f"argument --case: invalid choice for {args.bench}: {args.case!r} "
+                         f"(choose from {', '.join(cases)})")
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -214,9 +369,11 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser, parsers = build_parser()
+    args = parser.parse_args(argv)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
+        resolve(args, parsers[args.command_name])
         return int(args.func(args))
     except HarnessError as e:
         if e.detail:
@@ -225,6 +382,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.exit_code
     except KeyboardInterrupt:
         _say("harness: interrupted")
-        return 130
+        return EXIT_INTERRUPTED
     finally:
         signal.signal(signal.SIGTERM, previous)

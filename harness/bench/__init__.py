@@ -1,1 +1,2 @@
-"""The benchmarks, the paper's numbers, the report (docs/harness.md)."""
+"""The paper's benchmarks and test programs, the paper's numbers, and the
+tables and files a run produces (docs/harness.md)."""

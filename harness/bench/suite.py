@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from ..errors import BenchmarkError
 from ..guest import protocol
 from ..guest.console import Guest, Output
-from ..errors import BenchmarkError
 from ..guest.protocol import Killed, Result, TestLine
 
 

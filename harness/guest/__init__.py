@@ -1,1 +1,2 @@
-"""The emulated machines and their console (docs/harness.md)."""
+"""The emulated machines: one registry entry per ISA, the serial console
+and the lines the guest prints (docs/harness.md)."""

@@ -1,18 +1,25 @@
-"""How to boot each ISA: one table entry per architecture.
+"""The ISA registry: one Machine record per ISA, holding everything the
+harness and the tests need to know that differs between ISAs.
 
-An entry names the emulator binary, the kernel image the build leaves behind,
-and the emulator's command line.  Every entry follows the same rules:
+A record says how to start the emulator (QEMU with a board, or our SIMH with
+a command script), what it loads, how long a boot may take, how the guest
+powers off and how a hung one is stopped, where the kernel's trap vector and
+guest RAM are (for the hardware model), which model back end times it, and
+which profile the tests time it with.  Every entry follows the same rules:
 
-  * guest time follows instructions (`-icount shift=0,sleep=off` on QEMU), so
-    runs are deterministic and 1 instruction = 1 ns of guest time;
+  * guest time follows instructions (`-icount shift=0,sleep=off` on QEMU; on
+    the VAX our SIMH's clock counts instructions), so runs are deterministic
+    and 1 instruction = 1 ns of guest time;
   * the guest console (the UART) is the emulator's stdin/stdout, which the
     harness connects to a pty; the QEMU monitor is off (`-monitor none`) so no
     stray byte can reach it, and `signal=off` keeps a ^C byte for the guest;
   * the emulator exits when the guest powers off (the shell's `halt`).
 
-`check()` turns a missing emulator or kernel image into a SetupError that
-says what to run.  riscv, x86 and m68k run under QEMU; vax (under SIMH) is
-refused until kernel/arch/vax/arch.mk exists.
+A new ISA is one entry in MACHINES (and, on the build side, one folder
+kernel/arch/<isa>/ with its arch.mk: tests/unit/test_machines.py checks that
+the two lists agree).  Nothing here runs at import time: the emulator is
+looked up when a guest is started, and check() turns a missing emulator or
+kernel image into a SetupError that says what to run.
 """
 
 from __future__ import annotations
@@ -21,107 +28,213 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Callable
+from typing import Protocol
 
+from .. import ROOT
 from ..errors import SetupError
-from ..model.profiles import Profile
+from .console import Guest
 
-ROOT = Path(__file__).resolve().parents[2]
+
+class Emulator(Protocol):
+    """How to find and start an emulator (Qemu, Simh, or a test's fake)."""
+
+    @property
+    def name(self) -> str:
+        """What to call it in a listing."""
+
+    def locate(self) -> str | None:
+        """The emulator's path, or None if it is missing."""
+
+    def missing(self, arch: str) -> str:
+        """What to say (and what to run) when it is missing."""
+
+    def argv(self, exe: str, image: Path, interactive: bool) -> list[str]:
+        """The command line that boots `image`, without the model's arguments."""
+
+    def version(self, exe: str) -> str | None:
+        """One line naming the emulator's version, if it can tell."""
+
 
 # Shared QEMU options: deterministic time, console on stdio, nothing else on it.
 _QEMU_COMMON = ("-icount", "shift=0,sleep=off", "-display", "none", "-monitor", "none",
                 "-no-reboot")
 
 
-def _qemu_console(interactive: bool) -> tuple[str, ...]:
-    # mux=on gives an interactive user QEMU's Ctrl-A escapes (Ctrl-A x quits);
-    # the harness never needs them.
-    chardev = "stdio,id=con,signal=off" + (",mux=on" if interactive else "")
-    return ("-chardev", chardev, "-serial", "chardev:con")
+@dataclass(frozen=True)
+class Qemu:
+    """A QEMU system emulator that boots the kernel's ELF file with -kernel."""
+
+    binary: str                      # e.g. qemu-system-riscv32, looked up on PATH
+    board: tuple[str, ...]           # machine, memory, devices: before the shared options
+
+    @property
+    def name(self) -> str:
+        return self.binary
+
+    @property
+    def target(self) -> str:
+        """QEMU's name for the target, e.g. riscv32 (the plugin sees this name)."""
+        return self.binary.removeprefix("qemu-system-")
+
+    def locate(self) -> str | None:
+        return shutil.which(self.binary)
+
+    def missing(self, arch: str) -> str:
+        return f"emulator {self.binary!r} not found on PATH: run `make deps`"
+
+    def argv(self, exe: str, image: Path, interactive: bool) -> list[str]:
+        # mux=on gives an interactive user QEMU's Ctrl-A escapes (Ctrl-A x
+        # quits); the harness never needs them.
+        chardev = "stdio,id=con,signal=off" + (",mux=on" if interactive else "")
+        return [exe, *self.board, *_QEMU_COMMON, "-chardev", chardev, "-serial", "chardev:con",
+                "-kernel", str(image)]
+
+    def version(self, exe: str) -> str | None:
+        """First line of `qemu-system-... --version`: 'QEMU emulator version 10.0.2 (...)'."""
+        try:
+            out = subprocess.run([exe, "--version"], capture_output=True, text=True,
+                                 timeout=10).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return out.strip().splitlines()[0] if out.strip() else None
+
+
+@cache
+def _simh_path(script: str) -> str | None:
+    # Asked once per process: the path names the hash of SIMH's sources.
+    try:
+        out = subprocess.run([str(ROOT / script), "--path"], capture_output=True, text=True,
+                             timeout=30, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out or None
+
+
+@dataclass(frozen=True)
+class Simh:
+    """Our SIMH: a simulator that `build_script` builds into a cache directory
+    named by the hash of its sources, and says where (`build_script --path`).
+    It takes a command script, written next to the image, whose `model %1`
+    receives the hardware model's arguments (the model lives in SIMH itself)."""
+
+    build_script: str                # relative to the repository root
+    script: str                      # the SIMH command script; {image} is filled in
+
+    @property
+    def name(self) -> str:
+        return f"our SIMH ({self.build_script})"
+
+    def locate(self) -> str | None:
+        path = _simh_path(self.build_script)
+        return shutil.which(path) if path else None
+
+    def missing(self, arch: str) -> str:
+        where = _simh_path(self.build_script) or self.build_script
+        return f"our SIMH ({where}) is not built: run `make ARCH={arch}`"
+
+    def argv(self, exe: str, image: Path, interactive: bool) -> list[str]:
+        # SIMH reads its console from the pty (never from a pipe: see the
+        # notes) and takes a command script as its argument.  The pty turns
+        # \r\n into \r\r\n, which the console code tolerates.
+        script = image.with_name("harness.simh")
+        script.write_text(self.script.format(image=image))
+        return [exe, str(script)]
+
+    def version(self, exe: str) -> str | None:
+        return None                  # SIMH has no --version
 
 
 @dataclass(frozen=True)
 class Machine:
-    arch: str
-    emulator: str                    # binary looked up on PATH
-    kernel: str                      # image, relative to the repository root
-    # (emulator path, kernel path, interactive) -> argv without the profile's args
-    argv: Callable[[str, Path, bool], list[str]]
+    arch: str                        # kernel/arch/<arch>, build/<arch>, --arch
+    emulator: Emulator
+    notes: str                       # one line for people: board and CPU
+    # What the emulator loads, relative to the repository root; default
+    # build/<arch>/kernel.elf.  The symbols are always in kernel.elf.
+    image: str = ""
     boot_timeout: float = 30.0       # seconds from start to the first prompt
-    line_ending: str = "\r"          # what Enter sends on a serial console
-    char_delay: float = 0.0          # seconds between typed characters
-    version_args: tuple[str, ...] | None = ("--version",)
-    notes: str = ""
-    # The file whose presence means "this ISA is ported"; default
-    # kernel/arch/<arch>/arch.mk.
-    port_file: str = ""
     # The emulator's exit status when the guest powers itself off.
     halt_status: int = 0
     # A key the harness types when the guest hangs, to make the emulator
     # stop it and report where it was (console.Guest's stop_key).
     stop_key: str | None = None
+    line_ending: str = "\r"          # what Enter sends on a serial console
+    char_delay: float = 0.0          # seconds between typed characters
+    # Whether user mode reads an instruction counter, so RESULT lines carry
+    # insns= (docs/protocol.md); elsewhere only the model counts them.
+    counts_insns: bool = False
+
+    # ---- the hardware model (harness/model/hwmodel.py)
+    # Its back end: "qemu-plugin" (build/hw-models/libhwmodel.so) or "simh"
+    # (the model inside our SIMH); None while the model has no instruction
+    # classes for the ISA.
+    model: str | None = None
+    model_isa: str = ""              # the ISA's name in the model's log (HWMODEL isa=); default arch
+    # The kernel's trap vector, where every exception, interrupt and system
+    # call enters: the plugin counts traps (and charges their cost) there.
+    # None when the back end sees traps itself.
+    trap_symbol: str | None = "trap_entry"
+    ram: tuple[int, int] | None = None   # guest RAM (base, size) the plugin translates
+    model_profile: str = ""          # the profile the tests time this ISA with
+
+    # The file whose presence means "this ISA is ported"; default
+    # kernel/arch/<arch>/arch.mk.
+    port_file: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.image:
+            object.__setattr__(self, "image", f"build/{self.arch}/kernel.elf")
+        if not self.model_isa:
+            object.__setattr__(self, "model_isa", self.arch)
+
+    @property
+    def kernel(self) -> str:
+        """The image the emulator loads, relative to the repository root."""
+        return self.image
 
     def kernel_path(self, root: Path = ROOT) -> Path:
-        return root / self.kernel
+        return root / self.image
+
+    def elf_path(self, root: Path = ROOT) -> Path:
+        """The kernel's ELF file: its symbols and its entry point."""
+        return root / "build" / self.arch / "kernel.elf"
 
     def check(self, root: Path = ROOT) -> str:
         """Return the emulator's path, or raise SetupError saying what to run."""
         port_file = self.port_file or f"kernel/arch/{self.arch}/arch.mk"
         if not (root / port_file).exists():
             raise SetupError(f"arch {self.arch!r} is not ported yet (no {port_file})")
-        exe = shutil.which(self.emulator)
+        exe = self.emulator.locate()
         if exe is None:
-            raise SetupError(f"emulator {self.emulator!r} not found on PATH: run `make deps`")
-        kernel = self.kernel_path(root)
-        if not kernel.exists():
+            raise SetupError(self.emulator.missing(self.arch))
+        if not self.kernel_path(root).exists():
             raise SetupError(f"kernel image {self.kernel} is missing: "
                              f"run `make ARCH={self.arch}`")
         return exe
 
-    def command(self, profile: Profile, root: Path = ROOT,
-                interactive: bool = False) -> list[str]:
-        """The full argv: check, then build the command line for this profile."""
+    def command(self, root: Path = ROOT, interactive: bool = False,
+                extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+        """The emulator's argv (check() first), then `extra` (the model's arguments)."""
         exe = self.check(root)
-        return self.argv(exe, self.kernel_path(root), interactive) + list(profile.emulator_args)
+        return self.emulator.argv(exe, self.kernel_path(root), interactive) + list(extra)
+
+    def guest(self, argv: list[str], log_path: Path | None = None, root: Path = ROOT) -> Guest:
+        """An unstarted Guest for `argv` (from command()), typed at the way
+        this machine's console wants; `with` it, then boot(self.boot_timeout)."""
+        return Guest(argv, log_path=log_path, line_ending=self.line_ending,
+                     char_delay=self.char_delay, cwd=root, stop_key=self.stop_key)
 
     def emulator_version(self) -> str | None:
-        """First line of `emulator --version`, e.g. 'QEMU emulator version 10.0.2 (...)'."""
-        exe = shutil.which(self.emulator)
-        if exe is None or self.version_args is None:
-            return None
-        try:
-            out = subprocess.run([exe, *self.version_args], capture_output=True, text=True,
-                                 timeout=10).stdout
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        first = out.strip().splitlines()[0] if out.strip() else ""
-        return first or None
-
-
-def _riscv(exe: str, kernel: Path, interactive: bool) -> list[str]:
-    return [exe, "-M", "virt", "-bios", "none", "-m", "128M", "-smp", "1",
-            *_QEMU_COMMON, *_qemu_console(interactive), "-kernel", str(kernel)]
-
-
-def _x86(exe: str, kernel: Path, interactive: bool) -> list[str]:
-    # Multiboot ELF through -kernel; `halt` writes 0 to isa-debug-exit, so QEMU
-    # exits with status (0 << 1) | 1 = 1 (halt_status below).
-    return [exe, "-M", "pc", "-m", "128M", "-smp", "1", "-nic", "none",
-            "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
-            *_QEMU_COMMON, *_qemu_console(interactive), "-kernel", str(kernel)]
-
-
-def _m68k(exe: str, kernel: Path, interactive: bool) -> list[str]:
-    # The goldfish RTC follows icount only with clock=vm.
-    return [exe, "-M", "virt", "-m", "128M", "-rtc", "base=2000-01-01,clock=vm",
-            *_QEMU_COMMON, *_qemu_console(interactive), "-kernel", str(kernel)]
+        exe = self.emulator.locate()
+        return self.emulator.version(exe) if exe is not None else None
 
 
 _SIMH_SCRIPT = """\
-; written by harness/machines.py: boot the raw kernel image at 0x1000
+; written by harness/guest/machines.py: boot the raw kernel image at 0x1000
 set cpu 64m
-load -o {kernel} 1000
+load -o {image} 1000
 ; the hardware model's arguments, if the profile has one (simh/vax_model.c)
 model %1
 go 1000
@@ -131,42 +244,46 @@ show time
 exit
 """
 
+# The registry, in the order the tests run the ISAs.
+MACHINES: dict[str, Machine] = {m.arch: m for m in (
+    Machine("riscv",
+            Qemu("qemu-system-riscv32", ("-M", "virt", "-bios", "none", "-m", "128M",
+                                         "-smp", "1")),
+            "QEMU virt, rv32ima, M-mode kernel at 0x80000000, no firmware",
+            counts_insns=True,                      # instret
+            model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100"),
+    Machine("x86",
+            # Multiboot ELF through -kernel; `halt` writes 0 to isa-debug-exit,
+            # so QEMU exits with status (0 << 1) | 1 = 1.
+            Qemu("qemu-system-i386", ("-M", "pc", "-m", "128M", "-smp", "1", "-nic", "none",
+                                      "-device", "isa-debug-exit,iobase=0xf4,iosize=4")),
+            "QEMU pc, multiboot v1 kernel",
+            halt_status=1,
+            model="qemu-plugin", ram=(0, 128 << 20), model_profile="pc-p5"),
+    Machine("m68k",
+            # The goldfish RTC follows icount only with clock=vm.
+            Qemu("qemu-system-m68k", ("-M", "virt", "-m", "128M",
+                                      "-rtc", "base=2000-01-01,clock=vm")),
+            "QEMU virt, 68040",
+            model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun3"),
+    Machine("vax",
+            # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
+            # and the hardware model (simh/); a stock /usr/bin/vax boots the
+            # kernel too, but its clock follows the host's for long intervals.
+            Simh("scripts/vax-simh.sh", _SIMH_SCRIPT),
+            "SIMH MicroVAX 3900 (KA655)",
+            image="build/vax/kernel.bin", boot_timeout=60.0,
+            stop_key="\x05",                        # Ctrl-E: SIMH stops, prints the PC
+            counts_insns=True,                      # SIMH's clock is its instruction count
+            # SIMH sees every exception and knows its memory: no trap
+            # vector or RAM window to pass.
+            model="simh", trap_symbol=None, model_profile="mvax2"),
+)}
 
-def simh_vax() -> str:
-    """Our SIMH: Debian's MicroVAX 3900 with deterministic timers, the XFC
-    markers and the hardware model.  scripts/vax-simh.sh builds it (`make
-    ARCH=vax` runs that) into a cache directory named by the hash of its
-    sources, and says where.  A stock /usr/bin/vax boots the kernel too, but
-    its clock follows the host's for long intervals."""
-    script = ROOT / "scripts" / "vax-simh.sh"
-    try:
-        out = subprocess.run([str(script), "--path"], capture_output=True, text=True,
-                             timeout=30, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        out = ""
-    return out or "vax"
 
-
-def _vax(exe: str, kernel: Path, interactive: bool) -> list[str]:
-    # SIMH reads its console from the pty (never from a pipe: see the notes)
-    # and takes a command script as its argument.  The pty turns \r\n into
-    # \r\r\n, which the console code tolerates.
-    script = kernel.with_name("harness.simh")
-    script.write_text(_SIMH_SCRIPT.format(kernel=kernel))
-    return [exe, str(script)]
-
-
-MACHINES: dict[str, Machine] = {
-    "riscv": Machine("riscv", "qemu-system-riscv32", "build/riscv/kernel.elf", _riscv,
-                     notes="QEMU virt, rv32ima, M-mode kernel at 0x80000000, no firmware"),
-    "x86": Machine("x86", "qemu-system-i386", "build/x86/kernel.elf", _x86,
-                   halt_status=1, notes="QEMU pc, multiboot v1 kernel"),
-    "m68k": Machine("m68k", "qemu-system-m68k", "build/m68k/kernel.elf", _m68k,
-                    notes="QEMU virt, 68040"),
-    "vax": Machine("vax", simh_vax(), "build/vax/kernel.bin", _vax, version_args=None,
-                   boot_timeout=60.0, stop_key="\x05",   # Ctrl-E: SIMH stops, prints the PC
-                   notes="SIMH MicroVAX 3900 (KA655)"),
-}
+def names() -> list[str]:
+    """Every ISA in the registry, in its order."""
+    return list(MACHINES)
 
 
 def get(arch: str) -> Machine:
@@ -183,3 +300,4 @@ def parse_qemu_version(text: str | None) -> str | None:
         return None
     m = re.search(r"version\s+([0-9][0-9.]*)", text)
     return m.group(1) if m else None
+

@@ -1,6 +1,7 @@
 """Where the time goes: a benchmark region's modelled cycles by guest function.
 
     python3 -m harness attribute --profile ds3100 --bench getpid
+    python3 -m harness attribute --profile sun3 --bench bcopy --case uncached
     python3 -m harness attribute --profile sun4 --command "bcopy -u 0 -n 50" --region 2
 
 Runs the command under the model with attribution on for one region (by
@@ -21,13 +22,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import hwmodel
+from .. import ROOT
+from ..errors import HarnessError
 from ..guest import machines
 from ..guest.elfsyms import Symbols, load_range
-from ..errors import HarnessError
-from ..guest.machines import ROOT
+from . import hwmodel
 from .runs import run_model
-from .sweep import COMMANDS
+from .sweep import CASES
 
 
 @dataclass
@@ -59,8 +60,19 @@ def parse(path: Path, region: int) -> list[dict[str, int]]:
     return out
 
 
-def attribute(profile: str, command: str, region: int = 2, arch: str | None = None,
-              overrides: dict | None = None) -> tuple[list[FunctionCost], dict]:
+def attribute(profile: str, command: str, region: int | None = None, arch: str | None = None,
+              overrides: dict | None = None,
+              case: str | None = None) -> tuple[list[FunctionCost], dict]:
+    """region: the timed region to split (default 2, the first case's); or
+    case: the region of that case of the benchmark `command` runs
+    (sweep.CASES says which cases it prints, in order)."""
+    if case is not None:
+        cases = CASES.get(command.split()[0], ())
+        if case not in cases:
+            raise HarnessError(f"{command!r} prints no case {case!r} "
+                               f"(its cases: {', '.join(cases) or 'unknown'})")
+        region = 2 + 2 * cases.index(case)
+    region = region or 2
     arch = arch or hwmodel.load_profile(profile).isa
     machine = machines.get(arch)
     path = ROOT / "build" / arch / "model-runs" / f"attrib-{profile}-{region}.txt"
@@ -71,17 +83,20 @@ def attribute(profile: str, command: str, region: int = 2, arch: str | None = No
     if joined is None:
         raise HarnessError(f"{command!r}: no timed region {region} (regions are "
                            f"2, 4, ... for cases 1, 2, ...: guests/include/bench.h)")
+    if case is not None and joined.result.case != case:
+        raise HarnessError(f"{command!r}: region {region} is case {joined.result.case!r}, "
+                           f"not {case!r} (harness/model/sweep.py CASES is wrong)")
     rows = parse(path, region)
     if not rows:
         raise HarnessError(f"no attribution records for region {region} in {path}")
     iters = joined.result.iters or 1
-    kernel = Symbols.load(machine.kernel_path())
+    kernel = Symbols.load(machine.elf_path())
     program_path = ROOT / "build" / arch / "guests" / "bin" / command.split()[0]
     program = Symbols.load(program_path) if program_path.exists() else Symbols([])
     # Kernel code is what lies in the kernel image's physical pages; user
     # code is in pages the kernel allocated.  (Virtual addresses cannot
     # tell: on the 68040 the kernel and a process use the same ones.)
-    klo, khi = load_range(machine.kernel_path())
+    klo, khi = load_range(machine.elf_path())
     funcs: dict[tuple[str, str], FunctionCost] = {}
     for f in rows:
         space = "kernel" if klo <= f["paddr"] < khi else "user"

@@ -45,10 +45,10 @@ import textwrap
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import hwmodel
+from .. import ROOT
 from ..bench import paper
 from ..errors import HarnessError
-from ..guest.machines import ROOT
+from . import hwmodel
 from .runs import run_model
 
 CALIBRATED = ("ds3100", "sun4", "m2000",    # the paper's machines, on the ISA each runs on
@@ -317,7 +317,7 @@ def write_back(hw: hwmodel.HwProfile, f: Fit, today: str) -> None:
 # Written by `python3 -m harness calibrate --profile {hw.name}`; do not edit.
 # Fitted: {fitted}, nothing else.  Targets: Table 1
 # MIPS and Table 5 bcopy ({t.row}): {fitted_cols}.{bound}
-# MIPS reference: {reference()} (harness/hwmodel.py).
+# MIPS reference: {reference()} (harness/model/hwmodel.py).
 date = "{today}"
 not_within_5_percent = {json.dumps(missed)}
 mips_target = {t.mips:g}

@@ -34,13 +34,12 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import hwmodel
-from ..bench import paper
-from ..bench import suite
+from .. import ROOT
+from ..bench import paper, suite
 from ..errors import HarnessError
-from ..guest.machines import ROOT
-from .runs import run_model
 from ..guest.protocol import Result
+from . import hwmodel
+from .runs import run_model
 
 # The paper's machines, each with the profile that models it, cheapest first.
 MACHINES = (("MVAX2", "mvax2"), ("Sun3", "sun3"), ("8800", "vax8800"),

@@ -1,18 +1,23 @@
-"""Hardware-model profiles (hw-models/profiles/NAME.toml) and the plugin's log.
+"""Hardware-model profiles (hw-models/profiles/NAME.toml) and the model's log.
 
-    hw = load_profile("ds3100")                  # validated, or SetupError
-    argv += emulator_args(hw, "riscv", log_path) # -plugin libhwmodel.so,...
-    records = read_log(log_path)                 # HWREGION lines -> Region
-    joined = join(results, records)              # RESULT line -> its two regions
+    hw = load_profile("ds3100")                     # validated, or SetupError
+    argv += emulator_args(hw, machine, log_path)    # -plugin libhwmodel.so,...
+    records = read_log(log_path)                    # HWREGION lines -> Region
+    joined = join(results, records)                 # RESULT line -> its two regions
 
 A profile describes one machine: processor (clock, CPI, extra cycles per
 instruction class, trap entry), caches, memory, disk.  Every field is
 required, so a typo or a forgotten field is caught here, with a message that
 names the field, before QEMU starts; the plugin (hw-models/plugin/) checks
 again.  `overrides` ({"memory.bandwidth_mbs": 8.0}) change fields for sweeps
-and calibration and are validated the same way.
+and calibration and are validated the same way.  The profile "none"
+(`model = false`) has no model: only its name, rating and note.
 
-The plugin writes one HWREGION record per timed region (docs/protocol.md).
+What differs per ISA (the trap vector, guest RAM, which back end carries the
+model) comes from the ISA's Machine record (harness/guest/machines.py); the
+back ends differ only in how the model's key=value arguments reach it.
+
+The model writes one HWREGION record per timed region (docs/protocol.md).
 join() pairs each benchmark RESULT with the records of its timed and empty
 regions: the guest printed ns == the record's clock_ns exactly, because the
 guest read the same modelled clock; a mismatch is an error, not a guess.
@@ -24,33 +29,23 @@ import copy
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from ..guest.elfsyms import Symbols
+from .. import ROOT
 from ..errors import HarnessError, SetupError
+from ..guest.elfsyms import Symbols
+from ..guest.machines import Machine
 from ..guest.protocol import Result
 
-ROOT = Path(__file__).resolve().parents[2]
 PROFILE_DIR = ROOT / "hw-models" / "profiles"
 PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
 
-# Per ISA: the kernel's trap vector (every exception, interrupt and system
-# call enters there: the plugin counts traps by it) and guest RAM.  On x86
-# each vector has a two-instruction stub (kernel/arch/x86/trapentry.S); they
-# all go on to `trap_entry`, which is where the trap is counted.
-TRAP_SYMBOLS = {"riscv": ("trap_entry",), "x86": ("trap_entry",), "m68k": ("trap_entry",)}
 # The storage layer's per-request hook (kernel/port/ramdisk.c), which the
-# plugin charges disk time at, and where its block size is defined.
+# model charges disk time at, and where its block size is defined.
 DISK_SYMBOL = "disk_request"
 FSFORMAT_H = ROOT / "kernel" / "include" / "fsformat.h"
-RAM = {"riscv": (0x80000000, 128 << 20), "x86": (0, 128 << 20), "m68k": (0, 128 << 20)}
-PLUGIN_ISAS = ("riscv", "x86", "m68k")  # ISAs the plugin has instruction classes for
-# ISAs whose emulator carries the model itself, taking the plugin's key=value
-# arguments as one argument: the VAX's SIMH (simh/vax_model.c), whose script
-# passes it on to its MODEL command (harness/machines.py).
-SIMH_ISAS = ("vax",)
 
 # ------------------------------------------------------------------ schema
 
@@ -97,6 +92,8 @@ def _policy(v: Any) -> str | None:
 
 TOP = {"name": _str, "machine": _str, "isa": _str, "paper": _str, "paper_os": _str,
        "mips": _pos}
+# A profile without a model ("none"): what the report needs, nothing else.
+NO_MODEL = {"name": _str, "machine": _str, "isa": _str, "mips": _pos, "note": _str}
 SECTIONS: dict[str, dict[str, Any]] = {
     "cpu": {"clock_mhz": _pos, "cpi": _pos, "load_extra": _nonneg, "store_extra": _nonneg,
             "branch_extra": _nonneg, "mul_extra": _nonneg, "div_extra": _nonneg,
@@ -148,6 +145,17 @@ def names() -> list[str]:
     return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
 
 
+def is_model(name: str) -> bool:
+    """Whether profile `name` is a hardware model, from its file's `model`
+    key alone (no validation: an unreadable file counts as a model, so that
+    it is listed and its error shows when it is used)."""
+    try:
+        return tomllib.loads((PROFILE_DIR / f"{name}.toml").read_text()).get("model", True) \
+            is not False
+    except (OSError, tomllib.TOMLDecodeError):
+        return True
+
+
 def profile_path(name: str) -> Path:
     path = PROFILE_DIR / f"{name}.toml"
     if not path.exists():
@@ -189,9 +197,15 @@ def _rel(path: Path) -> str:
 def validate(data: dict[str, Any]) -> str | None:
     """The first thing wrong with a profile, as a message naming the field."""
     if data.get("model", True) is False:
-        for key in ("name", "machine", "isa"):
+        for key, check in NO_MODEL.items():
             if key not in data:
                 return f"{key} is missing"
+            why = check(data[key])
+            if why:
+                return f"{key} = {data[key]!r} {why}"
+        for key in data:
+            if key not in NO_MODEL and key != "model":
+                return f"unknown field {key!r} (a profile with model = false has no model)"
         return None
     for key, check in TOP.items():
         if key not in data:
@@ -248,10 +262,12 @@ def validate(data: dict[str, Any]) -> str | None:
     return None
 
 
-# ------------------------------------------------------------------ QEMU arguments
+# ------------------------------------------------------------------ the model's arguments
 
-def plugin_args(hw: HwProfile, kernel_elf: Path | None, log_path: Path) -> list[str]:
-    """The plugin's key=value arguments for this profile."""
+def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
+    """The model's key=value arguments for this profile on this machine
+    (the same keys for the QEMU plugin and our SIMH).  The kernel's
+    symbols come from its ELF file, when it has been built."""
     d = hw.data
     cpu, ic, dc, mem, disk = d["cpu"], d["icache"], d["dcache"], d["memory"], d["disk"]
     l2 = d.get("l2") or {"size": 0}
@@ -282,19 +298,20 @@ def plugin_args(hw: HwProfile, kernel_elf: Path | None, log_path: Path) -> list[
              f"disk_overhead_us={disk['overhead_us']}", f"disk_seek_ms={disk['seek_ms']}",
              f"disk_rpm={disk['rpm']}", f"disk_mbs={disk['transfer_mbs']}",
              f"disk_cyl_sectors={disk['cylinder_sectors']}"]
-    base, size = RAM.get(hw.isa, (0, 0))
-    if size:
+    if machine.ram is not None:
+        base, size = machine.ram
         args += [f"ram_base={base:#x}", f"ram_size={size}"]
-    if kernel_elf is not None:
+    elf = machine.elf_path()
+    if elf.exists():
         # The kernel's entry point runs before any address translation, so
         # its virtual address is physical: where the plugin learns the
         # host address of guest RAM (hw-models/plugin/hwmodel.c).
-        args.append(f"anchor={elf_entry(kernel_elf):#x}")
-        syms = Symbols.load(kernel_elf)
-        for name in TRAP_SYMBOLS.get(hw.isa, ()):
-            addr = syms.address(name)
+        args.append(f"anchor={elf_entry(elf):#x}")
+        syms = Symbols.load(elf)
+        if machine.trap_symbol is not None:
+            addr = syms.address(machine.trap_symbol)
             if addr is None:
-                raise SetupError(f"{kernel_elf}: no symbol {name!r} (the trap vector)")
+                raise SetupError(f"{elf}: no symbol {machine.trap_symbol!r} (the trap vector)")
             args.append(f"trap_pc={addr:#x}")
         disk = syms.address(DISK_SYMBOL)
         if disk is not None:
@@ -321,30 +338,53 @@ def block_size() -> int:
     return int(m.group(1))
 
 
-def emulator_args(hw: HwProfile, arch: str, kernel_elf: Path | None, log_path: Path,
-                  extra: list[str] | None = None) -> list[str]:
-    """-plugin ... for QEMU, the MODEL argument for SIMH; [] for a profile
-    without a model."""
-    if not hw.model:
-        return []
-    if hw.isa != arch:
-        raise SetupError(f"profile {hw.name!r} models a {hw.isa} machine, not {arch}")
-    if arch in SIMH_ISAS:
-        if extra:
-            raise SetupError(f"the {arch} model does not take {', '.join(extra)} "
-                             f"(no trace or attribution in SIMH yet)")
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        # SIMH loads the raw image; the symbols (disk_request) are in the ELF.
-        elf = kernel_elf.with_suffix(".elf") if kernel_elf is not None else None
-        return [",".join(plugin_args(hw, elf if elf and elf.exists() else None, log_path))]
-    if arch not in PLUGIN_ISAS:
-        raise SetupError(f"the hardware model has no {arch} instruction classes yet "
-                         f"(profile {hw.name!r})")
+@dataclass(frozen=True)
+class Backend:
+    """Where a machine's model lives (Machine.model names one of BACKENDS)."""
+
+    what: str                                    # for messages
+    tracing: bool                                # takes trace= and attrib=
+    argv: Callable[[list[str]], list[str]]       # key=value arguments -> emulator arguments
+
+
+def _plugin_argv(args: list[str]) -> list[str]:
     if not PLUGIN.exists():
         raise SetupError(f"{_rel(PLUGIN)} is missing: run `make hwmodel`")
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    args = plugin_args(hw, kernel_elf, log_path) + list(extra or [])
     return ["-plugin", ",".join([str(PLUGIN), *args])]
+
+
+BACKENDS = {
+    "qemu-plugin": Backend("the QEMU plugin", True, _plugin_argv),
+    # Our SIMH passes its one argument on to its MODEL command (the
+    # script's `model %1`: harness/guest/machines.py).
+    "simh": Backend("our SIMH", False, lambda args: [",".join(args)]),
+}
+
+
+def backend(machine: Machine) -> Backend | None:
+    return BACKENDS[machine.model] if machine.model is not None else None
+
+
+def emulator_args(hw: HwProfile, machine: Machine, log_path: Path,
+                  extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """What to add to the machine's command line for this profile's model:
+    -plugin ... for QEMU, the MODEL argument for SIMH; [] for a profile
+    without a model.  `extra`: more key=value arguments (trace=, attrib=)."""
+    if not hw.model:
+        return []
+    if hw.isa != machine.arch:
+        raise SetupError(f"profile {hw.name!r} models a {hw.isa} machine, not {machine.arch}")
+    end = backend(machine)
+    if end is None:
+        raise SetupError(f"the hardware model has no {machine.arch} instruction classes yet "
+                         f"(profile {hw.name!r})")
+    if extra and not end.tracing:
+        raise SetupError(f"the {machine.arch} model does not take {', '.join(extra)} "
+                         f"(no trace or attribution in {end.what} yet)")
+    args = plugin_args(hw, machine, log_path) + list(extra)
+    argv = end.argv(args)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    return argv
 
 
 # ------------------------------------------------------------------ the log

@@ -1,13 +1,17 @@
-"""Run guest commands under a hardware model: the common step of calibration,
-sweeps and attribution.
+"""Guests under a profile: the common step of every command that boots one.
 
+    guest = start(machine, profile.hw, log)      # unstarted; `with guest:` boots it
     run = run_model("ds3100", ["mips -n 5000"], overrides={"cpu.cpi": 1.2})
     run.results          # RESULT lines, parsed
     run.joined           # each with its timed and empty HWREGION records
 
-One fresh QEMU per call (a profile's parameters are fixed for a run); the
-console log and the plugin's log go to build/<arch>/model-runs/.  Commands
-that fail (FAIL, a kernel panic, no RESULT) raise like the suite's.
+start() puts the machine's command line and the model's arguments together
+(the model's log goes beside the console log, NAME.hw.log beside NAME.log):
+`run`, `check`, the tests and run_model() all boot through it.  run_model()
+is what calibration, sweeps, attribution and Figure 1 use: one fresh
+emulator per call (a profile's parameters are fixed for a run), logs in
+build/<arch>/model-runs/; commands that fail (FAIL, a kernel panic, no
+RESULT) raise like the suite's.
 """
 
 from __future__ import annotations
@@ -16,17 +20,35 @@ import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from . import hwmodel
-from ..guest import machines
-from . import profiles
-from ..guest import protocol
-from ..guest.console import Guest
+from .. import ROOT
+from ..bench import report
 from ..errors import BenchmarkError
-from ..guest.machines import ROOT
+from ..guest import machines, protocol
+from ..guest.console import Guest
+from ..guest.machines import Machine
+from . import hwmodel
 
 _counter = itertools.count()
+
+
+def hw_log_for(log: Path) -> Path:
+    """Where the model's log goes for console log NAME.log: NAME.hw.log."""
+    return log.with_name(log.stem + ".hw.log")
+
+
+def argv(machine: Machine, hw: hwmodel.HwProfile, hw_log: Path,
+         extra: list[str] | tuple[str, ...] = (), interactive: bool = False) -> list[str]:
+    """The emulator's command line for this machine and profile."""
+    base = machine.command(interactive=interactive)       # SetupError if not built
+    return base + hwmodel.emulator_args(hw, machine, hw_log, extra)
+
+
+def start(machine: Machine, hw: hwmodel.HwProfile, log: Path, hw_log: Path | None = None,
+          extra: list[str] | tuple[str, ...] = ()) -> Guest:
+    """An unstarted guest of `machine` timed by `hw` (none: no model)."""
+    return machine.guest(argv(machine, hw, hw_log or hw_log_for(log), extra), log)
 
 
 @dataclass
@@ -44,29 +66,19 @@ class ModelRun:
                 return r
         raise BenchmarkError(f"no RESULT for {bench} {case}")
 
-    def joined_for(self, bench: str, case: str) -> hwmodel.Joined:
-        for j in self.joined:
-            if j.result.bench == bench and j.result.case == case:
-                return j
-        raise BenchmarkError(f"no model records for {bench} {case}")
-
 
 def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | None = None,
               arch: str | None = None, timeout: float = 300.0, extra: list[str] | None = None,
               tag: str = "") -> ModelRun:
     """arch: the profile's ISA by default."""
     hw = hwmodel.load_profile(profile, overrides)
-    arch = arch or hw.isa
-    machine = machines.get(arch)
-    outdir = ROOT / "build" / arch / "model-runs"
+    machine = machines.get(arch or hw.isa)
+    outdir = ROOT / "build" / machine.arch / "model-runs"
     stem = f"{profile}-{tag or 'run'}-{os.getpid()}-{next(_counter)}"
     log = outdir / f"{stem}.hw.log"
-    argv = machine.command(profiles.get("none")) + \
-        hwmodel.emulator_args(hw, arch, machine.kernel_path(), log, extra)
     results: list[protocol.Result] = []
     outputs: dict[str, list[str]] = {}
-    with Guest(argv, log_path=outdir / f"{stem}.log", line_ending=machine.line_ending,
-               char_delay=machine.char_delay, cwd=ROOT) as g:
+    with start(machine, hw, outdir / f"{stem}.log", log, extra or ()) as g:
         g.boot(timeout=machine.boot_timeout)
         for c in commands:
             out = g.run(c, timeout=timeout)
@@ -85,3 +97,21 @@ def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | Non
     if warnings:
         raise BenchmarkError(f"hardware model warned: {warnings[0]}")
     return ModelRun(hw, results, regions, hwmodel.join(results, regions), log, outputs)
+
+
+def attach_counters(record: report.RunRecord, hw: hwmodel.HwProfile, hw_log: Path,
+                    say: Callable[[str], None]) -> list[hwmodel.Joined]:
+    """Pair each RESULT of a suite run with the model's region records, and
+    keep them in the record (its JSON's "hwmodel")."""
+    regions, warnings = hwmodel.read_log(hw_log)
+    for w in warnings:
+        say(f"harness: hardware model: {w}")
+    joined = hwmodel.join(record.results, regions)
+    record.meta["hwmodel"] = {
+        "profile": record.profile, "log": str(hw_log),
+        "params": hw.data,
+        "counters": [{"bench": j.result.bench, "case": j.result.case,
+                      "timed": j.timed.fields, "empty": j.empty.fields,
+                      "per_op": j.counters()} for j in joined],
+    }
+    return joined

@@ -1,34 +1,35 @@
 """Booting the real kernels for the integration tests (used by conftest.py and tests).
 
-ARCHES lists every ISA the integration tests run on: each test that uses the
-`arch` fixture runs once per ISA whose kernel image `make test` built.
-MACHINE, KERNEL and LOGS are riscv's, for tests that need one ISA only.
+ARCHES is every ISA in the harness's registry (harness/guest/machines.py),
+in its order: each test that uses the `arch` fixture runs once per ISA whose
+kernel image `make test` built.  MODEL_ARCHES are those the hardware model
+runs on, TRACING_ARCHES those whose model also writes address traces and
+attribution (the QEMU plugin's).  A new ISA joins every list by its
+registry entry alone.
 """
 
 from pathlib import Path
 
+from harness import ROOT
 from harness.guest import machines
-from harness.model import profiles
 from harness.guest.console import Guest
+from harness.model import hwmodel, profiles, runs
 
-ARCHES = ("riscv", "x86", "m68k", "vax")
+ARCHES = tuple(machines.MACHINES)
+MODEL_ARCHES = tuple(a for a, m in machines.MACHINES.items() if m.model is not None)
+TRACING_ARCHES = tuple(a for a in MODEL_ARCHES
+                       if hwmodel.backend(machines.get(a)).tracing)
 PROFILE = profiles.get("none")
 TIMEOUT = 30.0          # host seconds per command; each takes about one
 
 
 def logs(arch: str) -> Path:
-    return machines.ROOT / "build" / arch / "test-logs"
-
-
-MACHINE = machines.get("riscv")
-KERNEL = MACHINE.kernel_path()
-LOGS = logs("riscv")
+    return ROOT / "build" / arch / "test-logs"
 
 
 def start_guest(name: str, arch: str = "riscv") -> Guest:
+    """A booted guest of `arch` with no model; its console log is NAME.log."""
     m = machines.get(arch)
-    g = Guest(m.command(PROFILE), log_path=logs(arch) / f"{name}.log",
-              line_ending=m.line_ending, char_delay=m.char_delay,
-              cwd=machines.ROOT, stop_key=m.stop_key)
+    g = runs.start(m, PROFILE.hw, logs(arch) / f"{name}.log")
     g.boot(timeout=m.boot_timeout)
     return g

@@ -2,10 +2,10 @@
 
 Every test here is marked `integration`.  A test that uses the `arch`
 fixture (directly, or through `boot`, `bench_runs` or `test_guest`) runs
-once per ISA in booting.ARCHES, in the style of kvm-unit-tests' per-ISA
-tables; an ISA whose kernel image is missing is skipped with the reason
-(`make test` builds riscv, x86 and m68k first, so in CI they run).  A
-missing QEMU is an error, not a skip: `make deps` installs it.
+once per ISA in booting.ARCHES (the harness's registry), in the style of
+kvm-unit-tests' per-ISA tables; an ISA whose kernel image is missing is
+skipped with the reason (`make test` builds every ISA, so in CI they run).
+A missing QEMU is an error, not a skip: `make deps` installs it.
 
 Fixtures: `boot` starts and boots a fresh guest (closed after the test);
 `bench_runs` is one session-long guest per ISA that has run the whole suite

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from harness.guest import machines
+from harness import ROOT
 
 
 @pytest.mark.slow
@@ -14,7 +14,7 @@ def test_run_and_report(tmp_path):
     run = subprocess.run([sys.executable, "-m", "harness", "run", "--arch", "riscv",
                           "--profile", "none", "--out", str(tmp_path), "--bench", "getpid",
                           "--bench", "select", "--timeout", "30"],
-                         cwd=machines.ROOT, capture_output=True, text=True, timeout=300)
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "Table 2: Getpid kernel call time" in run.stdout
     assert "Table 4: Time for select kernel call" in run.stdout
@@ -29,6 +29,6 @@ def test_run_and_report(tmp_path):
 
     again = subprocess.run([sys.executable, "-m", "harness", "report",
                             str(tmp_path / "riscv-none.json")],
-                           cwd=machines.ROOT, capture_output=True, text=True, timeout=60)
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert again.returncode == 0
     assert again.stdout == run.stdout

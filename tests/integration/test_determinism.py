@@ -3,7 +3,7 @@
 cswitch is the sensitive one: it runs long enough to meet the 100 Hz timer
 three times, and where the tick lands depends on the timer's phase at exec,
 which typing the command in one piece used to move (a third of the runs
-differed by 514 instructions on RISC-V: harness/console.py, _type_line)."""
+differed by 514 instructions on RISC-V: harness/guest/console.py, _type_line)."""
 
 import pytest
 

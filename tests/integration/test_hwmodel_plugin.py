@@ -11,49 +11,46 @@ the real kernel.
   - identical runs give identical counters;
   - disk requests are charged, traps counted, cycles attributed.
 The checks that depend on the ISA (instruction classes, markers, the clock
-mailbox, where a C function's arguments are) run on each ISA, each with a
-profile of its own: riscv, x86 and m68k under QEMU with the plugin, and the
+mailbox, where a C function's arguments are) run on each ISA the model runs
+on (booting.MODEL_ARCHES, from the harness's registry), each with the
+profile its registry entry names: under QEMU with the plugin, and on the
 VAX under our SIMH, which carries the same model (simh/vax_model.c) but no
-address trace or attribution.  Each test boots its own emulator (about a
-second each).
+address trace or attribution (booting.TRACING_ARCHES are those that have
+them).  Each test boots its own emulator (about a second each).
 """
 
 import pytest
 
-from booting import TIMEOUT, logs
+from booting import MODEL_ARCHES, TIMEOUT, TRACING_ARCHES, logs
 from harness.guest import machines, protocol
-from harness.model import hwmodel, profiles
-from harness.guest.console import Guest
+from harness.model import hwmodel, runs
 
 import hwmodel_ref
 
 pytestmark = pytest.mark.skipif(not hwmodel.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
-# A profile per ISA; the ISA-independent tests use the first.
-PROFILE = {"riscv": "ds3100", "x86": "pc-p5", "m68k": "sun3", "vax": "mvax2"}
-PLUGIN_ARCHES = ("riscv", "x86", "m68k")    # QEMU: trace= and attrib= work
-ALL_ARCHES = tuple(PROFILE)
+
+def profile_of(arch):
+    """The profile the registry says the tests time `arch` with."""
+    return machines.get(arch).model_profile
 
 
 def start(name, arch, profile, overrides=None, extra=(), log=None):
-    """A guest booted with the model; (Guest, its plugin log)."""
+    """A guest booted with the model; (Guest, its model log)."""
     m = machines.get(arch)
     if not m.kernel_path().exists():
         pytest.skip(f"{m.kernel} missing: run `make ARCH={arch}`")
     hw = hwmodel.load_profile(profile, overrides)
     log = log or logs(arch) / f"{name}.hw.log"
-    argv = m.command(profiles.get("none")) + \
-        hwmodel.emulator_args(hw, arch, m.kernel_path(), log, list(extra))
-    g = Guest(argv, log_path=logs(arch) / f"{name}.log", line_ending=m.line_ending,
-              char_delay=m.char_delay, cwd=machines.ROOT, stop_key=m.stop_key)
+    g = runs.start(m, hw, logs(arch) / f"{name}.log", log, list(extra))
     g.boot(timeout=m.boot_timeout)
     return g, log
 
 
 def run_model(name, commands, profile=None, overrides=None, extra=(), arch="riscv"):
     """Boot with the model, run `commands`; (results, region records)."""
-    g, log = start(name, arch, profile or PROFILE[arch], overrides, extra)
+    g, log = start(name, arch, profile or profile_of(arch), overrides, extra)
     results = []
     with g:
         for c in commands:
@@ -62,6 +59,13 @@ def run_model(name, commands, profile=None, overrides=None, extra=(), arch="risc
     regions, warnings = hwmodel.read_log(log)
     assert warnings == []
     return results, regions
+
+
+def model_header(name, arch):
+    """The HWMODEL line the model wrote first in run `name`'s log, as fields."""
+    line = next(x for x in (logs(arch) / f"{name}.hw.log").read_text().splitlines()
+                if x.startswith("HWMODEL "))
+    return hwmodel.parse_fields(line.split()[1:], line)
 
 
 WORKLOAD = ("getpid -n 30", "bcopy -c 3K -u 0 -n 2")
@@ -97,7 +101,7 @@ def ref_caches(o):
     return i, d
 
 
-@pytest.mark.parametrize("arch", PLUGIN_ARCHES)
+@pytest.mark.parametrize("arch", TRACING_ARCHES)
 @pytest.mark.parametrize("name", GEOMETRIES)
 def test_cache_matches_reference_simulator(name, arch, tmp_path):
     o = GEOMETRIES[name]
@@ -120,12 +124,15 @@ def test_cache_matches_reference_simulator(name, arch, tmp_path):
         assert plugin[1]["dmiss_w"] > 0
 
 
-@pytest.mark.parametrize("arch", ALL_ARCHES)
+@pytest.mark.parametrize("arch", MODEL_ARCHES)
 def test_guest_time_is_model_time_and_runs_repeat(arch):
     first, regions = run_model("hw-repeat-1", WORKLOAD, arch=arch)
+    # the model took this ISA for the registry's (QEMU's plugin picks its
+    # instruction classes by QEMU's target)
+    assert model_header("hw-repeat-1", arch)["isa"] == machines.get(arch).model_isa
     joined = hwmodel.join(first, regions)           # raises unless clocks agree exactly
     assert [j.result.bench for j in joined] == ["getpid", "bcopy"]
-    cycle_ns = 1000 / hwmodel.load_profile(PROFILE[arch]).get("cpu.clock_mhz")
+    cycle_ns = 1000 / hwmodel.load_profile(profile_of(arch)).get("cpu.clock_mhz")
     for j in joined:
         assert j.timed.clock_ns == j.result.ns and j.empty.clock_ns == j.result.loop_ns
         # marker to marker includes the clock reads: a few dozen instructions
@@ -153,7 +160,7 @@ def test_lower_bandwidth_never_makes_bcopy_faster():
     assert rates[-1]["uncached"] > 2 * rates[0]["uncached"]
 
 
-@pytest.mark.parametrize("arch", ALL_ARCHES)
+@pytest.mark.parametrize("arch", MODEL_ARCHES)
 def test_no_cache_bandwidth_doubling_doubles_copy_rate(arch):
     no_cache = {"icache.size": 0, "dcache.size": 0, "l2.size": 0, "memory.latency_ns": 0}
     slow = bcopy_rates("hw-nocache-2", 2, no_cache, arch)["uncached"]
@@ -185,13 +192,13 @@ def test_sweep_writes_csv_and_png(tmp_path):
     assert png_path.stat().st_size > 10000
 
 
-@pytest.mark.parametrize("arch", PLUGIN_ARCHES)
+@pytest.mark.parametrize("arch", TRACING_ARCHES)
 def test_attribution_accounts_for_every_cycle(arch):
     from harness.model import attribute
     if not machines.get(arch).kernel_path().exists():
         pytest.skip(f"no {arch} kernel")
-    costs, meta = attribute.attribute(PROFILE[arch], "getpid -n 200", arch=arch)
-    vector = hwmodel.TRAP_SYMBOLS[arch][0]
+    costs, meta = attribute.attribute(profile_of(arch), "getpid -n 200", arch=arch)
+    vector = machines.get(arch).trap_symbol
     by_name = {c.name: c for c in costs}
     assert {vector, "trap", "sys_getpid", "trap_return", "getpid"} <= set(by_name)
     total = sum(c.cycles for c in costs)
@@ -206,7 +213,7 @@ def test_attribution_accounts_for_every_cycle(arch):
     assert vector in text and "stalled" in text
 
 
-@pytest.mark.parametrize("arch", ALL_ARCHES)
+@pytest.mark.parametrize("arch", MODEL_ARCHES)
 def test_disk_requests_are_charged(arch, tmp_path):
     """The kernel's disk_request(write, blockno, n) is found by its symbol
     and its arguments read where the ISA's calling convention puts them.
@@ -214,8 +221,9 @@ def test_disk_requests_are_charged(arch, tmp_path):
     costs exactly the overhead plus one block's transfer, so a misread n
     shows."""
     no_mechanics = {"disk.seek_ms": 0, "disk.rpm": 0}
-    hw = hwmodel.load_profile(PROFILE[arch], no_mechanics)
-    g, log = start("hw-disk", arch, PROFILE[arch], no_mechanics, log=tmp_path / "disk.hw.log")
+    hw = hwmodel.load_profile(profile_of(arch), no_mechanics)
+    g, log = start("hw-disk", arch, profile_of(arch), no_mechanics,
+                   log=tmp_path / "disk.hw.log")
     with g:
         g.run("mkdir /hwdisk", timeout=TIMEOUT)
         g.run("ls /", timeout=TIMEOUT)
@@ -226,3 +234,11 @@ def test_disk_requests_are_charged(arch, tmp_path):
     per_request_ns = d["overhead_us"] * 1e3 + hwmodel.block_size() / d["transfer_mbs"] * 1e3
     assert f["disk"] > 0
     assert f["disk_ns"] == pytest.approx(f["disk"] * per_request_ns, rel=1e-4)
+
+
+def test_attribution_of_a_named_case():
+    """--case picks the case's timed region, and the RESULT line confirms it."""
+    from harness.model import attribute, sweep
+    costs, meta = attribute.attribute("ds3100", sweep.COMMANDS["select"], case="10full")
+    assert meta["region"] == 6 and " case=10full " in f" {meta['result']} "
+    assert sum(c.cycles for c in costs) == pytest.approx(meta["region_cycles_per_op"], rel=0.005)

@@ -7,21 +7,20 @@ loader, and runs a benchmark on it.
 
 import pytest
 
-from booting import PROFILE, TIMEOUT, logs
+from booting import TIMEOUT, logs
+from harness import ROOT
 from harness.guest import machines, protocol
-from harness.guest.console import Guest
 
-ISO = machines.ROOT / "build" / "x86" / "ousterhout.iso"
+ISO = ROOT / "build" / "x86" / "ousterhout.iso"
 
 
 @pytest.mark.skipif(not ISO.exists(), reason="build/x86/ousterhout.iso missing: run `make iso ARCH=x86`")
 def test_iso_boots_and_runs_getpid():
     m = machines.get("x86")
-    argv = m.command(PROFILE)
+    argv = m.command()
     k = argv.index("-kernel")
     argv[k:k + 2] = ["-cdrom", str(ISO)]          # boot from the CD instead
-    with Guest(argv, log_path=logs("x86") / "iso.log", line_ending=m.line_ending,
-               char_delay=m.char_delay, cwd=machines.ROOT) as g:
+    with m.guest(argv, logs("x86") / "iso.log") as g:
         g.boot(timeout=120)                      # BIOS + GRUB under -icount: ~10 s
         assert g.boot_record.arch == "x86"
         out = g.run("getpid -n 1000", timeout=TIMEOUT)

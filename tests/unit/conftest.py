@@ -5,6 +5,7 @@ import sys
 import pytest
 
 from fakes import FAKE, fake_argv
+from harness import ROOT
 from harness.guest import machines
 from harness.guest.console import Guest
 
@@ -24,15 +25,34 @@ def fake_guest():
         g.close()
 
 
+class FakeEmulator:
+    """tests/unit/fake_guest.py, run by this Python, as an emulator."""
+
+    name = "fake_guest.py"
+
+    def __init__(self, options: tuple[str, ...]) -> None:
+        self.options = options
+
+    def locate(self) -> str:
+        return sys.executable
+
+    def missing(self, arch: str) -> str:       # pragma: no cover - never missing
+        return "no Python?"
+
+    def argv(self, exe, image, interactive):
+        return [exe, str(image), *self.options]
+
+    def version(self, exe) -> str:
+        return "fake_guest 1.0"
+
+
 @pytest.fixture
 def fake_machine(monkeypatch):
     """register(*options): make `--arch fake` boot the fake guest with those options."""
     def register(*options: str) -> machines.Machine:
-        def argv(exe, kernel, interactive):
-            return [exe, str(kernel), *options]
-
-        rel = str(FAKE.relative_to(machines.ROOT))
-        m = machines.Machine("fake", sys.executable, rel, argv, boot_timeout=10, port_file=rel)
+        rel = str(FAKE.relative_to(ROOT))
+        m = machines.Machine("fake", FakeEmulator(options), "the fake guest", image=rel,
+                             boot_timeout=10, port_file=rel)
         monkeypatch.setitem(machines.MACHINES, "fake", m)
         return m
 

@@ -1,5 +1,7 @@
-"""harness.cli end to end on the fake guest (registered as `--arch fake`)."""
+"""harness.cli end to end on the fake guest (registered as `--arch fake`),
+and the command registry's rules for options."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -7,9 +9,10 @@ import sys
 
 import pytest
 
-from harness import cli
+from harness import ROOT, __version__, cli
 from harness.bench import report
 from harness.guest import machines
+from harness.model import profiles
 
 
 def run_cli(capsys, *argv):
@@ -96,7 +99,7 @@ def test_check_command(fake_machine, capsys, tmp_path):
 def test_setup_error_exit_2(capsys, monkeypatch, tmp_path):
     m = machines.MACHINES["riscv"]
     monkeypatch.setitem(machines.MACHINES, "riscv",
-                        m.__class__(**{**m.__dict__, "kernel": "build/riscv/no-such.elf"}))
+                        dataclasses.replace(m, image="build/riscv/no-such.elf"))
     code, _, err = run_cli(capsys, "run", "--out", str(tmp_path))
     assert code == 2
     assert err.strip() == ("harness: kernel image build/riscv/no-such.elf is missing: "
@@ -135,8 +138,89 @@ def test_usage_errors_exit_2(capsys):
 
 
 def test_python_dash_m_entry_point():
-    r = subprocess.run([sys.executable, "-m", "harness", "--help"], cwd=machines.ROOT,
+    r = subprocess.run([sys.executable, "-m", "harness", "--help"], cwd=ROOT,
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 0
-    for word in ("run", "shell", "report", "check"):
-        assert word in r.stdout
+    for c in cli.COMMANDS:
+        assert c.name in r.stdout
+    assert "exit status: 0 all went well; 1 the guest or a benchmark failed; 2" in \
+        r.stdout.replace("\n", " ")
+
+
+def usage_error(capsys, *argv):
+    """(exit status, stderr) of a command line argparse refuses."""
+    with pytest.raises(SystemExit) as e:
+        cli.main(list(argv))
+    return e.value.code, capsys.readouterr().err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--version"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"python3 -m harness {__version__} (commit ")
+    assert report.FORMAT in out
+
+
+@pytest.mark.parametrize("command", [c.name for c in cli.COMMANDS])
+def test_every_command_lists_its_choices(command, capsys):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    flags = {o.flag for c in cli.COMMANDS if c.name == command for o in c.options}
+    if "--arch" in flags:
+        assert "--arch ISA the ISA to boot: " + ", ".join(machines.names()) in text
+    if "--profile" in flags:
+        assert ", ".join(profiles.model_names()) in text.replace("none, ", "")
+    assert "exit status" in text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["run", "--arch", "pdp11"], ["--arch", "invalid choice: 'pdp11'", "'riscv'", "'vax'"]),
+    (["check", "--profile", "nosuch"], ["--profile", "invalid choice: 'nosuch'", "'ds3100'"]),
+    (["shell", "--arch", "pdp11"], ["--arch", "invalid choice"]),
+    (["run", "--bench", "nosuch"], ["--bench", "invalid choice: 'nosuch'", "'andrew'"]),
+    (["sweep", "--profile", "none"], ["--profile", "invalid choice: 'none'", "'ds3100'"]),
+    (["sweep"], ["required: --profile"]),
+    (["attribute", "--profile", "ds3100", "--bench", "andrew"], ["invalid choice: 'andrew'"]),
+    (["attribute", "--profile", "ds3100", "--bench", "bcopy", "--case", "foo"],
+     ["--case: invalid choice for bcopy: 'foo'", "cached, uncached"]),
+    (["attribute", "--profile", "ds3100", "--case", "call", "--region", "2"],
+     ["--case or --region, not both"]),
+    (["overhead", "--profile", "ds3100", "--repeat", "0"], ["--repeat", "not a whole number"]),
+    (["calibrate", "--profile", "none"], ["invalid choice: 'none'"]),
+    (["run", "--arch", "riscv", "--profile", "sun3"],
+     ["profile sun3 models a m68k machine, not riscv: use --arch m68k"]),
+])
+def test_bad_values_are_named_with_the_choices(capsys, argv, words):
+    code, err = usage_error(capsys, *argv)
+    assert code == 2
+    for w in words:
+        assert w in err, (w, err)
+
+
+def test_arch_defaults_to_the_profiles(fake_machine, monkeypatch):
+    """--arch: the profile's ISA unless given; riscv for profile none."""
+    seen = {}
+
+    def handler(args):
+        seen.update(arch=args.arch, profile=args.profile)
+        return 0
+
+    monkeypatch.setattr(cli, "COMMANDS", tuple(
+        dataclasses.replace(c, handler=handler) if c.name == "shell" else c
+        for c in cli.COMMANDS))
+    assert cli.main(["shell", "--profile", "sun3"]) == 0
+    assert seen == {"arch": "m68k", "profile": "sun3"}
+    assert cli.main(["shell"]) == 0
+    assert seen == {"arch": "riscv", "profile": "none"}
+    assert cli.main(["shell", "--arch", "x86"]) == 0
+    assert seen == {"arch": "x86", "profile": "none"}
+
+
+def test_machines_lists_the_registry(capsys):
+    assert cli.main(["machines"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1:]] == machines.names()
+    assert "qemu-system-riscv32" in lines[1] and "qemu-plugin" in lines[1]

@@ -1,4 +1,4 @@
-"""harness.console against tests/unit/fake_guest.py: real processes on a real pty.
+"""harness.guest.console against tests/unit/fake_guest.py: real processes on a real pty.
 
 The fake guest boots, prompts and answers like the kernel's shell, and can be
 told to hang, panic, exit or ignore polite signals, so the error and kill

@@ -1,4 +1,4 @@
-"""Figure 1's arithmetic (harness/figure1.py), on made-up results: the
+"""Figure 1's arithmetic (harness/model/figure1.py), on made-up results: the
 measuring is the suite's, tested elsewhere."""
 
 import pytest

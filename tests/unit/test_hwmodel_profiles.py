@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.model import hwmodel, profiles
 from harness.errors import HarnessError, SetupError
+from harness.guest import machines
 from harness.guest.protocol import parse_line
+from harness.model import hwmodel, profiles
 
 import hwmodel_ref
 
 GOOD = (hwmodel.PROFILE_DIR / "ds3100.toml").read_text()
+RISCV = machines.get("riscv")
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -95,7 +97,7 @@ def test_unknown_profile():
 def test_no_cache_needs_only_size(tmp_path):
     text = edit(GOOD, "size = 65536\nline = 4\nassoc = 1\n\n[dcache]", "size = 0\n\n[dcache]")
     hw = load_text(tmp_path, text)
-    args = hwmodel.plugin_args(hw, None, Path("/tmp/x.log"))
+    args = hwmodel.plugin_args(hw, RISCV, Path("/tmp/x.log"))
     assert not any(a.startswith("ic_") for a in args)
 
 
@@ -109,24 +111,76 @@ def test_overrides_are_validated(tmp_path):
 def test_wrong_isa_refused_before_qemu():
     hw = hwmodel.load_profile("sun3")
     with pytest.raises(SetupError, match="models a m68k machine, not riscv"):
-        hwmodel.emulator_args(hw, "riscv", None, Path("/tmp/x.log"))
+        hwmodel.emulator_args(hw, RISCV, Path("/tmp/x.log"))
     with pytest.raises(SetupError, match="models a m68k machine, not vax"):
-        hwmodel.emulator_args(hw, "vax", None, Path("/tmp/x.log"))
+        hwmodel.emulator_args(hw, machines.get("vax"), Path("/tmp/x.log"))
 
 
 def test_none_profile_has_no_model():
     hw = hwmodel.load_profile("none")
     assert not hw.model
-    assert hwmodel.emulator_args(hw, "riscv", None, Path("/tmp/x.log")) == []
+    assert hwmodel.emulator_args(hw, RISCV, Path("/tmp/x.log")) == []
 
 
 def test_plugin_args():
     hw = hwmodel.load_profile("ds3100")
-    args = hwmodel.plugin_args(hw, None, Path("/tmp/ds.log"))
+    args = hwmodel.plugin_args(hw, RISCV, Path("/tmp/ds.log"))
     assert "out=/tmp/ds.log" in args and "clock_mhz=16.67" in args
     assert "dc_wb=off" in args and "dc_alloc=on" in args and "wbuf=4" in args
-    sun4 = hwmodel.plugin_args(hwmodel.load_profile("sun4"), None, Path("/tmp/s.log"))
+    sun4 = hwmodel.plugin_args(hwmodel.load_profile("sun4"), RISCV, Path("/tmp/s.log"))
     assert "unified=on" in sun4 and "dc_wb=on" in sun4
+
+
+def test_model_arguments_come_from_the_registry(tmp_path, monkeypatch):
+    """RAM window and back end are the machine's; the back ends differ only
+    in how the same key=value arguments reach the model."""
+    ds = hwmodel.load_profile("ds3100")
+    args = hwmodel.plugin_args(ds, RISCV, Path("/tmp/ds.log"))
+    assert "ram_base=0x80000000" in args and f"ram_size={128 << 20}" in args
+    vax = machines.get("vax")
+    mvax2 = hwmodel.plugin_args(hwmodel.load_profile("mvax2"), vax, Path("/tmp/v.log"))
+    assert not any(a.startswith(("ram_", "trap_pc=")) for a in mvax2)   # SIMH knows them
+    [simh_arg] = hwmodel.emulator_args(hwmodel.load_profile("mvax2"), vax, tmp_path / "v.log")
+    assert simh_arg.split(",")[0] == f"out={tmp_path / 'v.log'}"
+    with pytest.raises(SetupError, match=r"does not take trace=x \(no trace or attribution "
+                                         r"in our SIMH yet\)"):
+        hwmodel.emulator_args(hwmodel.load_profile("mvax2"), vax, tmp_path / "v.log",
+                              ["trace=x"])
+    monkeypatch.setattr(hwmodel, "PLUGIN", tmp_path / "libhwmodel.so")
+    with pytest.raises(SetupError, match="libhwmodel.so is missing: run `make hwmodel`"):
+        hwmodel.emulator_args(ds, RISCV, tmp_path / "ds.log")
+    (tmp_path / "libhwmodel.so").write_bytes(b"")
+    argv = hwmodel.emulator_args(ds, RISCV, tmp_path / "ds.log")
+    assert argv[0] == "-plugin" and argv[1].startswith(f"{tmp_path / 'libhwmodel.so'},out=")
+    # an ISA the model has no instruction classes for yet
+    bare = machines.Machine("riscv", RISCV.emulator, "no model yet")
+    with pytest.raises(SetupError, match="no riscv instruction classes yet"):
+        hwmodel.emulator_args(ds, bare, tmp_path / "ds.log")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('name = "t"\nmachine = "m"\nisa = "any"\nmodel = false\nmips = 1000\n', "note is missing"),
+    ('name = "t"\nmachine = "m"\nisa = "any"\nmodel = false\nmips = 0\nnote = "n"\n',
+     "mips = 0 must be a number > 0"),
+    ('name = "t"\nmachine = "m"\nisa = "any"\nmodel = false\nmips = 1\nnote = "n"\n'
+     '[cpu]\ncpi = 1\n', "unknown field 'cpu' .a profile with model = false has no model"),
+])
+def test_a_profile_without_model_is_checked_too(tmp_path, text, message):
+    with pytest.raises(SetupError, match=message):
+        load_text(tmp_path, text)
+
+
+def test_sweep_cases_are_the_suites():
+    """What attribute --case counts on: each sweep command prints the
+    suite's cases in the suite's order (createdelete: its sync ones)."""
+    from harness.bench import suite
+    from harness.model import sweep
+    assert set(sweep.CASES) == set(sweep.COMMANDS)
+    for name, cases in sweep.CASES.items():
+        if name in suite.BY_NAME:
+            want = [c for c in suite.BY_NAME[name].cases
+                    if "-p sync" not in sweep.COMMANDS[name] or c.endswith("-sync")]
+            assert list(cases) == want, name
 
 
 def region(seq, id, clock_ns, **f):

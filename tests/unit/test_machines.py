@@ -1,12 +1,17 @@
-"""harness.machines and harness.profiles: command lines and setup errors."""
+"""harness.guest.machines (the ISA registry) and harness.model.profiles:
+command lines, setup errors, and the registry against the build's ISA list."""
 
+import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 
-from harness.guest import machines
-from harness.model import profiles
+from harness import ROOT
 from harness.errors import SetupError
+from harness.guest import machines
+from harness.model import hwmodel, profiles
 
 NONE = profiles.get("none")
 
@@ -24,7 +29,7 @@ def fake_root(tmp_path, arch="riscv", kernel=True):
 def test_riscv_command_line(tmp_path, monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/" + name)
     root = fake_root(tmp_path)
-    argv = machines.get("riscv").command(NONE, root=root)
+    argv = machines.get("riscv").command(root=root)
     assert argv[0] == "/usr/bin/qemu-system-riscv32"
     joined = " ".join(argv)
     for part in ("-M virt", "-bios none", "-m 128M", "-smp 1", "-icount shift=0,sleep=off",
@@ -34,7 +39,7 @@ def test_riscv_command_line(tmp_path, monkeypatch):
         assert part in joined
     assert "-nographic" not in argv            # it would put the monitor on stdio
     assert "mux=on" not in joined
-    inter = " ".join(machines.get("riscv").command(NONE, root=root, interactive=True))
+    inter = " ".join(machines.get("riscv").command(root=root, interactive=True))
     assert "-chardev stdio,id=con,signal=off,mux=on" in inter
 
 
@@ -60,13 +65,13 @@ def test_unported_arch(tmp_path):
 
 def test_other_arches_have_their_facts(tmp_path, monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/" + name)
-    x86 = " ".join(machines.get("x86").command(NONE, root=fake_root(tmp_path / "a", "x86")))
+    x86 = " ".join(machines.get("x86").command(root=fake_root(tmp_path / "a", "x86")))
     assert "qemu-system-i386" in x86 and "isa-debug-exit,iobase=0xf4,iosize=4" in x86
     assert "-icount shift=0,sleep=off" in x86
-    m68k = " ".join(machines.get("m68k").command(NONE, root=fake_root(tmp_path / "b", "m68k")))
+    m68k = " ".join(machines.get("m68k").command(root=fake_root(tmp_path / "b", "m68k")))
     assert "qemu-system-m68k" in m68k and "-rtc base=2000-01-01,clock=vm" in m68k
     root = fake_root(tmp_path / "c", "vax")
-    vax = machines.get("vax").command(NONE, root=root)
+    vax = machines.get("vax").command(root=root)
     assert "/simh/" in vax[0] and vax[0].endswith("/vax")   # our SIMH, in the cache
     script = (root / "build" / "vax" / "harness.simh").read_text()
     assert f"load -o {root}/build/vax/kernel.bin 1000" in script and "go 1000" in script
@@ -81,8 +86,77 @@ def test_unknown_arch_and_profile():
 
 def test_profile_none():
     assert NONE.mips == 1000.0
-    assert NONE.emulator_args == ()
+    assert not NONE.model
     assert "1 instruction = 1 ns" in NONE.note and "no memory model" in NONE.note
+    # one source of truth: the file, not a built-in
+    assert NONE.hw.path == hwmodel.PROFILE_DIR / "none.toml"
+    assert "none" in profiles.names() and "none" not in profiles.model_names()
+
+
+def test_missing_simh_says_make_arch_vax(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(SetupError, match=r"our SIMH .* is not built: run `make ARCH=vax`"):
+        machines.get("vax").check(fake_root(tmp_path, "vax", kernel=False))
+
+
+# ---------------------------------------------------------------- the registry
+
+def ported_isas():
+    return {p.parent.name for p in (ROOT / "kernel" / "arch").glob("*/arch.mk")}
+
+
+def test_registry_is_the_ported_isas():
+    """A new ISA is an arch folder with its arch.mk and a registry entry:
+    neither without the other."""
+    assert set(machines.names()) == ported_isas()
+
+
+def test_makefile_tests_every_ported_isa():
+    # make prints its TEST_ARCHES (parsing the Makefile for riscv only)
+    r = subprocess.run(["make", "-s", "--no-print-directory",
+                        "--eval", "print-test-arches: ; @echo $(TEST_ARCHES)",
+                        "print-test-arches"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert set(r.stdout.split()) == ported_isas()
+
+
+@pytest.mark.parametrize("arch", machines.names())
+def test_registry_entries_are_complete(arch):
+    m = machines.get(arch)
+    assert m.arch == arch and m.notes and m.boot_timeout > 0
+    assert m.kernel.startswith(f"build/{arch}/")
+    assert m.elf_path() == ROOT / "build" / arch / "kernel.elf"
+    if m.model is not None:
+        assert m.model in hwmodel.BACKENDS
+        # the tests' profile models this ISA
+        assert hwmodel.load_profile(m.model_profile).isa == arch
+        # the trap vector, where there is one, has the one name every ISA uses
+        assert m.trap_symbol in ("trap_entry", None)
+        if m.trap_symbol is None:
+            assert m.model == "simh"       # only SIMH sees traps by itself
+    if isinstance(m.emulator, machines.Qemu):
+        assert m.emulator.binary.startswith("qemu-system-")
+
+
+def test_trap_vector_is_trap_entry_in_every_kernel():
+    """Each ISA whose model counts traps at a vector defines it under the one name."""
+    for arch, m in machines.MACHINES.items():
+        if m.trap_symbol is None:
+            continue
+        src = "".join(p.read_text() for p in (ROOT / "kernel" / "arch" / arch).glob("*.S"))
+        assert re.search(rf"^{m.trap_symbol}:", src, re.M), arch
+
+
+def test_nothing_runs_at_import():
+    """Importing the harness starts no process and touches no emulator."""
+    code = ("import subprocess, sys\n"
+            "def no(*a, **k): raise SystemExit('a process was started at import: %r' % (a,))\n"
+            "subprocess.run = subprocess.Popen = subprocess.check_output = no\n"
+            "import harness.cli\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 @pytest.mark.parametrize("text, version", [

@@ -1,4 +1,4 @@
-"""The paper's numbers as typed in harness/paper.py: recompute what the paper derives.
+"""The paper's numbers as typed in harness/bench/paper.py: recompute what the paper derives.
 
 A typing mistake in a value shows up as a derived column that no longer
 matches what the paper printed.

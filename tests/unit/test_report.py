@@ -1,4 +1,4 @@
-"""harness.report: the paper-style tables, and JSON/CSV files that round-trip."""
+"""harness.bench.report: the paper-style tables, and JSON/CSV files that round-trip."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""harness.suite and harness.checks: judging output, and running on the fake guest."""
+"""harness.bench.suite and harness.bench.checks: judging output, and running on the fake guest."""
 
 import pytest
 
