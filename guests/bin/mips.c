@@ -14,7 +14,7 @@
  *
  * `mips -n N` runs N iterations (default 20000) and an empty loop of the
  * same count, and prints the protocol's RESULT line (bench=mips
- * case=integer); the harness turns it into a rating (harness/calibrate.py).
+ * case=integer); the harness turns it into a rating (harness/model/calibrate.py).
  * A final check of the computed values makes sure the work was really done.
  */
 #include "user.h"

@@ -49,7 +49,7 @@ void arch_idle(void)
 void arch_halt(void)
 {
     /* HALT in kernel mode stops SIMH, which then runs the rest of its
-     * command script (harness/machines.py: show the time, exit). */
+     * command script (harness/guest/machines.py: show the time, exit). */
     for (;;)
         asm volatile("halt");
 }
