@@ -32,3 +32,20 @@ def test_run_and_report(tmp_path):
                            cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert again.returncode == 0
     assert again.stdout == run.stdout
+
+
+@pytest.mark.slow
+def test_overhead_command(tmp_path):
+    """`overhead` boots without and with the model and compares them: the
+    numbers are host timings (not checked here), the guest's work is not."""
+    r = subprocess.run([sys.executable, "-m", "harness", "overhead", "--profile", "ds3100",
+                        "--bench", "getpid", "--repeat", "1", "--out", str(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "hwmodel-overhead-ds3100.txt").read_text()
+    assert text == r.stdout
+    assert text.startswith("Hardware model overhead on riscv: profile ds3100 vs none")
+    [row] = [line.split() for line in text.splitlines() if line.startswith("getpid ")]
+    minsns, none_s, model_s = float(row[1]), float(row[2]), float(row[4])
+    # getpid's default run: 100000 calls of ~170 instructions, and its empty loop
+    assert 10 < minsns < 100 and none_s > 0 and model_s > 0
