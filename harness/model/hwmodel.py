@@ -194,25 +194,27 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
-def validate(data: dict[str, Any]) -> str | None:
-    """The first thing wrong with a profile, as a message naming the field."""
-    if data.get("model", True) is False:
-        for key, check in NO_MODEL.items():
-            if key not in data:
-                return f"{key} is missing"
-            why = check(data[key])
-            if why:
-                return f"{key} = {data[key]!r} {why}"
-        for key in data:
-            if key not in NO_MODEL and key != "model":
-                return f"unknown field {key!r} (a profile with model = false has no model)"
-        return None
-    for key, check in TOP.items():
+def _top_fields(data: dict[str, Any], fields: dict[str, Any]) -> str | None:
+    """The first of the top-level `fields` missing or wrong, as a message."""
+    for key, check in fields.items():
         if key not in data:
             return f"{key} is missing"
         why = check(data[key])
         if why:
             return f"{key} = {data[key]!r} {why}"
+    return None
+
+
+def validate(data: dict[str, Any]) -> str | None:
+    """The first thing wrong with a profile, as a message naming the field."""
+    if data.get("model", True) is False:
+        for key in data:
+            if key not in NO_MODEL and key != "model":
+                return f"unknown field {key!r} (a profile with model = false has no model)"
+        return _top_fields(data, NO_MODEL)
+    problem = _top_fields(data, TOP)
+    if problem:
+        return problem
     known_top = set(TOP) | set(SECTIONS) | set(FREE_SECTIONS) | {"model"}
     for key in data:
         if key not in known_top:
