@@ -37,10 +37,17 @@ int   getpid(void);
 void *sbrk(int increment);      /* -> old break */
 int   sleep(unsigned int usec);   /* microseconds, not seconds */
 int   dup(int fd);
+int   dup2(int fd, int newfd);  /* newfd becomes a copy of fd (closed first if open) */
 int   select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv);
 int   uptime(uint64_t *ns);     /* nanoseconds since boot */
 int   halt(void);               /* powers the machine off; returns only on error */
 int   kstat(struct kstat *k);
+
+/* Jobs (kernel/port/proc.c, console.c): a process group is a job, inherited
+ * at fork; the console's foreground group is the one Ctrl-C kills. */
+int   setpgid(int pid, int pgid);  /* pid 0: me; pgid 0: a new group led by pid */
+int   getpgid(int pid);            /* pid 0: me */
+int   tcsetpgrp(int fd, int pgid); /* fd: the console; pgid 0: no foreground job */
 
 /* guests/lib/arch/<isa>/traps.S: run an instruction this ISA must refuse (tests). */
 void  illegal_instruction(void);

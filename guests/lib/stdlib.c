@@ -41,6 +41,7 @@ static const char *const messages[] = {
     [EINVAL]       = "invalid argument",
     [ENFILE]       = "file table full",
     [EMFILE]       = "too many open files",
+    [ENOTTY]       = "not a terminal",
     [EFBIG]        = "file too large",
     [ENOSPC]       = "no space left on device",
     [ESPIPE]       = "seek on a pipe",

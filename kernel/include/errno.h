@@ -24,6 +24,7 @@
 #define EINVAL       22   /* invalid argument                 */
 #define ENFILE       23   /* file table full                  */
 #define EMFILE       24   /* too many open files              */
+#define ENOTTY       25   /* not a terminal                   */
 #define EFBIG        27   /* file too large                   */
 #define ENOSPC       28   /* no space left on device          */
 #define ESPIPE       29   /* seek on a pipe                   */

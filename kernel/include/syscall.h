@@ -39,7 +39,11 @@
 #define SYS_halt     27   /* halt(): flush and power the machine off        */
 #define SYS_kstat    28   /* kstat(struct kstat *): kernel event counters   */
 #define SYS_fsctl    29   /* fsctl(op, arg): write policy, cache, fsck      */
-#define NSYSCALL     30
+#define SYS_dup2     30   /* dup2(fd, newfd): newfd becomes a copy of fd    */
+#define SYS_setpgid  31   /* setpgid(pid, pgid): move a process to a group  */
+#define SYS_getpgid  32   /* getpgid(pid) -> its process group              */
+#define SYS_tcsetpgrp 33  /* tcsetpgrp(fd, pgid): the terminal's foreground */
+#define NSYSCALL     34
 
 /* Every call by name, for code generated from the list: each ISA's user
  * stubs (guests/lib/arch/<isa>/syscall.S) expand X(name) once per call. */
@@ -48,6 +52,6 @@
     X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
     X(uptime) X(open) X(fstat)  X(mkdir)  X(unlink) X(chdir)  X(lseek) \
     X(sync)  X(fsync) X(rmdir)  X(stat)   X(readdir) X(halt)  X(kstat) \
-    X(fsctl)
+    X(fsctl) X(dup2)  X(setpgid) X(getpgid) X(tcsetpgrp)
 
 #endif

@@ -6,6 +6,14 @@
  * interrupt handler, and is edited a line at a time the way a UNIX terminal
  * in "cooked" mode does: echo, backspace, ^U to erase the line, ^D for end
  * of file.  read() returns once a whole line (or ^D) is there.
+ *
+ * ^C interrupts: it throws away whatever was typed and not yet read, makes
+ * a read() that is waiting return EINTR (so a shell at its prompt prints a
+ * fresh one), and kills the foreground process group, the job the shell
+ * is waiting for (tcsetpgrp; proc.c has the groups).  With no foreground
+ * group (0, the shell at its prompt) it kills nothing.  There are no signal
+ * handlers: an interrupted program ends as a killed one does (wait() gives
+ * WSTATUS_KILLED).
  */
 #include "kernel.h"
 #include "proc.h"
@@ -18,6 +26,8 @@ static struct {
     uint32 r;        /* next character read() returns        */
     uint32 w;        /* end of the completed lines           */
     uint32 e;        /* end of the line being edited         */
+    uint32 intrs;    /* ^Cs typed so far: a waiting read() sees it change */
+    int fg;          /* foreground process group, 0 if none  */
 } cons;
 
 void console_putc(int c)
@@ -34,9 +44,24 @@ static void echo_erase(void)
     console_putc('\b');
 }
 
+static void interrupt(void)
+{
+    console_putc('^');
+    console_putc('C');
+    console_putc('\n');
+    cons.e = cons.w = cons.r;             /* discard the typed-ahead input */
+    cons.intrs++;
+    wakeup(&cons.r);
+    if (cons.fg)
+        proc_kill_group(cons.fg);
+}
+
 void console_intr(int c)
 {
     switch (c) {
+    case CTRL('C'):
+        interrupt();
+        break;
     case CTRL('U'):
         while (cons.e != cons.w && cons.buf[(cons.e - 1) % CONSBUF] != '\n') {
             cons.e--;
@@ -68,9 +93,9 @@ void console_intr(int c)
 
 static int console_read(struct file *f, uaddr ubuf, uint32 n)
 {
-    uint32 done = 0;
+    uint32 done = 0, intrs = cons.intrs;
     while (cons.r == cons.w) {
-        if (curproc->killed)
+        if (curproc->killed || cons.intrs != intrs)
             return -EINTR;
         sleep(&cons.r);
     }
@@ -103,6 +128,26 @@ static int console_write(struct file *f, uaddr ubuf, uint32 n)
         done += len;
     }
     return n;
+}
+
+/* tcsetpgrp(fd, pgid): make group pgid the console's foreground, the one
+ * ^C kills; 0 for none.  fd must be the console, the group one of the
+ * caller's session.  (The console belongs to session 1, the only one:
+ * were there more, a process of another session would get ENOTTY here.) */
+int32 sys_tcsetpgrp(const uint32 *arg)
+{
+    struct file *f = fd_get((int)arg[0]);
+    int pgid = (int)arg[1];
+    if (!f)
+        return -EBADF;
+    if (f != &console_file)
+        return -ENOTTY;
+    if (pgid < 0)
+        return -EINVAL;
+    if (pgid && !proc_group_exists(pgid, curproc->sid))
+        return -EPERM;
+    cons.fg = pgid;
+    return 0;
 }
 
 static int console_readable(struct file *f) { return cons.r != cons.w; }

@@ -1,6 +1,6 @@
 /*
  * Open files and file descriptors, and the system calls that work on any
- * kind of file (read, write, close, dup, pipe).  What a read or write does
+ * kind of file (read, write, close, dup, dup2, pipe).  What a read or write does
  * is up to the file's operations table (console.c, pipe.c, sysfile.c).
  */
 #include "kernel.h"
@@ -100,6 +100,23 @@ int32 sys_dup(const uint32 *arg)
     if (fd >= 0)
         file_dup(f);
     return fd;
+}
+
+/* dup2(fd, newfd): make newfd refer to fd's file, closing what newfd had
+ * open first (how a shell redirects: dup2(file, 1) makes it the output). */
+int32 sys_dup2(const uint32 *arg)
+{
+    int fd = (int)arg[0], newfd = (int)arg[1];
+    struct file *f = fd_get(fd);
+    if (!f || newfd < 0 || newfd >= NOFILE)
+        return -EBADF;
+    if (newfd == fd)
+        return newfd;
+    struct file *old = curproc->ofile[newfd];
+    curproc->ofile[newfd] = file_dup(f);
+    if (old)
+        file_close(old);                   /* may write the file out: last */
+    return newfd;
 }
 
 int32 sys_pipe(const uint32 *arg)

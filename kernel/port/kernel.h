@@ -62,6 +62,10 @@ int   proc_fork(void);
 void  proc_exit(int status) __attribute__((noreturn));
 int   proc_wait(uaddr ustatus);
 int   proc_kill(int pid);
+int   proc_kill_group(int pgid);      /* the console's ^C: how many were killed */
+int   proc_setpgid(int pid, int pgid);
+int   proc_getpgid(int pid);
+int   proc_group_exists(int pgid, int sid);  /* a live or zombie member in session sid */
 struct proc *kproc_create(const char *name, void (*fn)(void));  /* 0 if no slot */
 void  proc_fault(const char *why, uint32 pc, uint32 addr);
 void  scheduler(void) __attribute__((noreturn));

@@ -6,6 +6,15 @@
  * wait collects it and frees its memory.  The first process is made by hand
  * (user_init) and runs the shell.
  *
+ * Jobs: every process belongs to a process group (pgid), inherited at fork.
+ * The shell puts each command line it runs (a pipeline is one job) into a
+ * group of its own and makes that group the console's foreground
+ * (console.c); Ctrl-C kills the foreground group and nothing else.  A
+ * session (sid) is everything started from one login: here the first
+ * process and all its descendants, session 1; no call starts another yet.
+ * Groups never span sessions.  Who may kill whom is decided in one place,
+ * killable() and proc_kill() below.
+ *
  * There is one CPU and the kernel runs with interrupts off, so nothing here
  * needs a lock: code between two sleep() calls runs without interruption.
  */
@@ -81,6 +90,7 @@ void user_init(void)
     if (!p->pagetable)
         panic("user_init: out of memory");
     strncpy_safe(p->name, "init", sizeof p->name);
+    p->pgid = p->sid = p->pid;             /* leads its own group and session */
     for (int fd = 0; fd < 3; fd++)         /* stdin, stdout, stderr */
         p->ofile[fd] = file_dup(&console_file);
     p->cwd = iget(ROOTINO);
@@ -111,6 +121,8 @@ int proc_fork(void)
     child->cwd = idup(parent->cwd);
     memcpy(child->name, parent->name, sizeof child->name);
     child->parent = parent;
+    child->pgid = parent->pgid;             /* same job, same session */
+    child->sid = parent->sid;
     child->state = RUNNABLE;
     kstats.forks++;
     return child->pid;
@@ -171,18 +183,99 @@ int proc_wait(uaddr ustatus)
     }
 }
 
-int proc_kill(int pid)
+/* The process with this pid, alive or a zombie; 0 if none. */
+static struct proc *proc_find(int pid)
 {
     for (struct proc *p = proc; p < &proc[NPROC]; p++)
-        if (p->pid == pid && p->state != UNUSED && p->state != ZOMBIE) {
-            if (p->kfn)
-                return -EPERM;             /* kernel processes are not killed */
-            p->killed = 1;
-            if (p->state == SLEEPING)
-                p->state = RUNNABLE;       /* its sleep loop sees `killed` */
-            return 0;
+        if (p->pid == pid && p->state != UNUSED)
+            return p;
+    return 0;
+}
+
+/* May p be killed at all, by anyone?  0 or -EPERM.  The rules that hold
+ * whoever asks (kill() or the console's ^C) go here; protection (issue 15:
+ * pid 1 is never killed) belongs here too. */
+static int killable(struct proc *p)
+{
+    if (p->kfn)
+        return -EPERM;                     /* kernel processes are not killed */
+    return 0;
+}
+
+/* Mark p killed: it exits at its next return to user mode, or now if it
+ * sleeps (every sleep loop that can wait long checks `killed`). */
+static void kill_proc(struct proc *p)
+{
+    p->killed = 1;
+    if (p->state == SLEEPING)
+        p->state = RUNNABLE;
+}
+
+/* kill(pid), for the current process.  (Rules about who asks, such as
+ * refusing a process of another session, would go here.) */
+int proc_kill(int pid)
+{
+    struct proc *p = proc_find(pid);
+    if (!p || p->state == ZOMBIE)
+        return -ESRCH;
+    int r = killable(p);
+    if (r < 0)
+        return r;
+    kill_proc(p);
+    return 0;
+}
+
+/* Kill every live member of group pgid: the console's ^C, from its
+ * interrupt handler, so there is no "current process" asking. */
+int proc_kill_group(int pgid)
+{
+    int n = 0;
+    for (struct proc *p = proc; p < &proc[NPROC]; p++)
+        if (p->pgid == pgid && p->state != UNUSED && p->state != ZOMBIE &&
+            killable(p) == 0) {
+            kill_proc(p);
+            n++;
         }
-    return -ESRCH;
+    return n;
+}
+
+int proc_group_exists(int pgid, int sid)
+{
+    for (struct proc *p = proc; p < &proc[NPROC]; p++)
+        if (p->pgid == pgid && p->sid == sid && p->state != UNUSED)
+            return 1;
+    return 0;
+}
+
+/* setpgid(pid, pgid), as in POSIX: pid 0 is the caller, pgid 0 means "a
+ * new group led by pid".  The caller may move itself or a child of its own,
+ * within its session, into a new group or one that exists in the session;
+ * a session leader stays in its group.  A shell calls it for each job in
+ * both parent and child, so that neither depends on which runs first. */
+int proc_setpgid(int pid, int pgid)
+{
+    struct proc *me = curproc;
+    struct proc *p = pid ? proc_find(pid) : me;
+    if (pid < 0 || pgid < 0)
+        return -EINVAL;
+    if (!p || (p != me && p->parent != me))
+        return -ESRCH;
+    if (p->sid != me->sid || p->pid == p->sid)
+        return -EPERM;
+    if (pgid == 0)
+        pgid = p->pid;
+    if (pgid != p->pid && !proc_group_exists(pgid, me->sid))
+        return -EPERM;
+    p->pgid = pgid;
+    return 0;
+}
+
+int proc_getpgid(int pid)
+{
+    struct proc *p = pid ? proc_find(pid) : curproc;
+    if (pid < 0 || !p)
+        return -ESRCH;
+    return p->pgid;
 }
 
 /* Start a kernel process running fn, in the kernel, for ever.  It has an

@@ -15,6 +15,9 @@ struct proc {
     enum procstate state;
     int pid;
     struct proc *parent;
+    int pgid;                      /* process group: a job (console.c's ^C)   */
+    int sid;                       /* session: the first process and everything
+                                    * started from it (the one session so far) */
     char name[16];
 
     pagetable_t pagetable;         /* user address space                      */

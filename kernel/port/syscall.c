@@ -14,7 +14,8 @@ struct kstat kstats;
     X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
     X(uptime) X(halt) X(kstat) \
     X(open)  X(fstat) X(mkdir)  X(unlink) X(chdir)  X(lseek)  X(sync) \
-    X(fsync) X(rmdir) X(stat)   X(readdir) X(fsctl)
+    X(fsync) X(rmdir) X(stat)   X(readdir) X(fsctl) \
+    X(dup2)  X(setpgid) X(getpgid) X(tcsetpgrp)
 
 #define DECLARE(name) int32 sys_##name(const uint32 *arg);
 SYSCALLS(DECLARE)
