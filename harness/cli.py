@@ -27,6 +27,7 @@ import argparse
 import dataclasses
 import os
 import signal
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,13 +189,43 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_shell(args: argparse.Namespace) -> int:
     machine, profile = _machine_and_profile(args)
-    hw_log = ROOT / "results" / f"{args.arch}-{args.profile}-shell.hw.log"
-    argv = runs.argv(machine, profile.hw, hw_log, interactive=True)
+    stem = f"{args.arch}-{args.profile}-shell"
+    argv = runs.argv(machine, profile.hw, ROOT / "results" / f"{stem}.hw.log", interactive=True)
+    err_path = Path("results") / f"{stem}.stderr"          # under ROOT, after the chdir
     _say(f"harness: {' '.join(argv)}")
-    _say("harness: type `halt` at the guest prompt to power off, or Ctrl-A x to quit QEMU")
+    _say("harness: type `halt` at the guest prompt to power off, or Ctrl-A x to quit QEMU; "
+         "Ctrl-C stops the guest's running program")
     os.chdir(ROOT)
-    os.execvp(argv[0], argv)
-    return EXIT_OK  # not reached
+    status = run_on_terminal(argv, err_path)
+    return EXIT_OK if status in (0, machine.halt_status) else 1
+
+
+def run_on_terminal(argv: list[str], err_path: Path) -> int:
+    """Run the emulator with the guest's console on this terminal, and its
+    own messages (stderr) in err_path, shown once it exits.  Left on the
+    terminal they would land in the middle of the guest's lines: QEMU says
+    "icount sleep disabled and no active timers" the first time the guest
+    idles, which is at its first prompt.  Returns the exit status."""
+    err_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(err_path, "wb") as err:
+        # The emulator owns the terminal: a key that makes the tty send
+        # SIGINT (SIMH's Ctrl-E) is for it, not for us.
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            proc = subprocess.Popen(argv, stderr=err, preexec_fn=_default_sigint)
+            status = proc.wait()
+        finally:
+            signal.signal(signal.SIGINT, old)
+    said = [line for line in err_path.read_text(errors="replace").splitlines() if line.strip()]
+    for line in said:
+        _say(f"harness: (emulator) {line}")
+    if said:
+        _say(f"harness: (the emulator's messages are kept in {err_path})")
+    return status
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
