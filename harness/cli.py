@@ -193,7 +193,9 @@ def cmd_shell(args: argparse.Namespace) -> int:
     argv = runs.argv(machine, profile.hw, ROOT / "results" / f"{stem}.hw.log", interactive=True)
     err_path = Path("results") / f"{stem}.stderr"          # under ROOT, after the chdir
     _say(f"harness: {' '.join(argv)}")
-    _say("harness: type `halt` at the guest prompt to power off, or Ctrl-A x to quit QEMU; "
+    quit_key = ("Ctrl-E, then `quit`, to leave SIMH" if isinstance(machine.emulator, machines.Simh)
+                else "Ctrl-A x to quit QEMU")
+    _say(f"harness: type `halt` at the guest prompt to power off, or {quit_key}; "
          "Ctrl-C stops the guest's running program")
     os.chdir(ROOT)
     status = run_on_terminal(argv, err_path)
