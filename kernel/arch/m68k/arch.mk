@@ -17,4 +17,4 @@ ARCH_KERNEL_SRCS := boot/m68k/entry.S kernel/arch/m68k/bootinfo.c \
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/m68k/crt0.S guests/lib/arch/m68k/syscall.S guests/lib/arch/m68k/traps.S \
-                   guests/lib/arch/m68k/bench_arch.S guests/lib/arch/m68k/memcpy.S
+                   guests/lib/arch/m68k/bench_arch.S guests/lib/arch/m68k/memcpy.S guests/lib/arch/m68k/regs.S

@@ -15,4 +15,4 @@ ARCH_KERNEL_SRCS := boot/riscv/entry.S kernel/arch/riscv/start.c \
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/riscv/crt0.S guests/lib/arch/riscv/syscall.S guests/lib/arch/riscv/traps.S \
-                   guests/lib/arch/riscv/bench_arch.S
+                   guests/lib/arch/riscv/bench_arch.S guests/lib/arch/riscv/regs.S

@@ -36,7 +36,7 @@ ARCH_KERNEL_SRCS := boot/vax/entry.S \
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/vax/crt0.S guests/lib/arch/vax/syscall.S guests/lib/arch/vax/traps.S \
                    guests/lib/arch/vax/bench_arch.S guests/lib/arch/vax/udiv.S \
-                   guests/lib/arch/vax/memcpy.S
+                   guests/lib/arch/vax/memcpy.S guests/lib/arch/vax/regs.S
 
 # What SIMH loads: the kernel as raw bytes from KERNBASE + 0x1000 on.
 $(BUILD)/kernel.bin: $(BUILD)/kernel.elf

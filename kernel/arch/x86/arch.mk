@@ -18,4 +18,4 @@ ARCH_KERNEL_SRCS := boot/x86/entry.asm kernel/arch/x86/seg.c \
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/x86/crt0.S guests/lib/arch/x86/syscall.S guests/lib/arch/x86/traps.S \
-                   guests/lib/arch/x86/bench_arch.S
+                   guests/lib/arch/x86/bench_arch.S guests/lib/arch/x86/regs.S
