@@ -1,7 +1,10 @@
 """harness.bench.suite and harness.bench.checks: judging output, and running on the fake guest."""
 
+import re
+
 import pytest
 
+from harness import ROOT
 from harness.bench import checks, suite
 from harness.guest.console import Output
 from harness.errors import BenchmarkError, GuestHang, ProtocolError
@@ -115,7 +118,15 @@ def test_benchmark_timeout_override(fake_guest):
 
 def test_checks_list():
     assert checks.TEST_PROGRAMS == ("t_efault", "t_fault", "t_forklimit", "t_pipe",
-                                    "t_select", "t_proc", "t_fs", "t_cc")
+                                    "t_select", "t_proc", "t_fs", "t_cc", "t_jobs", "t_regs")
+
+
+def test_checks_list_is_what_the_makefile_builds():
+    """A test program built but not checked (or checked but not built) is a mistake."""
+    makefile = (ROOT / "Makefile").read_text()
+    built = re.search(r"^GUEST_TESTS\s*:=\s*(.*)$", makefile, re.M)
+    assert built is not None
+    assert tuple(built.group(1).split()) == checks.TEST_PROGRAMS
 
 
 def test_check_passing_program(fake_guest):
