@@ -266,6 +266,11 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
                                       "-rtc", "base=2000-01-01,clock=vm")),
             "QEMU virt, 68040",
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun3"),
+    Machine("mips",
+            # Malta needs no firmware: QEMU's own boot stub jumps to the ELF
+            # entry.  The 4Kc is MIPS32's nearest to the R2000/R3000.
+            Qemu("qemu-system-mipsel", ("-M", "malta", "-cpu", "4Kc", "-m", "128M")),
+            "QEMU malta, MIPS 4Kc running MIPS I code, little-endian"),
     Machine("vax",
             # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
             # and the hardware model (simh/); a stock /usr/bin/vax boots the

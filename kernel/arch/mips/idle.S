@@ -1,0 +1,30 @@
+/*
+ * arch_idle(): wait for an interrupt, with interrupts off before and after.
+ *
+ * `wait` only wakes for an interrupt that could be taken, so interrupts
+ * must be on while it waits.  That opens a window: an interrupt that
+ * arrives after they are turned on and before `wait` would be handled (and
+ * wake someone) and then `wait` would sleep anyway, with nothing left to
+ * wake it.  trap() closes the window: an interrupt taken with the pc in
+ * [idle_begin, idle_end) returns to idle_end, past the wait.
+ */
+#include "asm.h"
+
+    .set noreorder
+    .text
+    .globl arch_idle, idle_begin, idle_end
+arch_idle:
+    mfc0  $t0, CP0_STATUS
+    nop
+    ori   $t0, $t0, SR_IE
+idle_begin:
+    mtc0  $t0, CP0_STATUS
+    .set push
+    .set mips32
+    wait
+    .set pop
+idle_end:
+    xori  $t0, $t0, SR_IE
+    mtc0  $t0, CP0_STATUS
+    jr    $ra
+    nop

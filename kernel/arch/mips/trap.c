@@ -1,0 +1,129 @@
+/*
+ * The C half of the MIPS trap path (the assembly half is trapentry.S).
+ * trap() decides what kind of trap this was and hands it to the portable
+ * kernel: a system call to syscall(), a timer tick to timer_intr(), a
+ * device interrupt to its driver, a user fault to proc_fault() (which kills
+ * the process, not the kernel).
+ *
+ * TLB misses do not come here: tlb_refill handles them.  What comes here
+ * about pages is a TLB entry found invalid (the page is not mapped) or
+ * read-only (a store to a page whose D bit is clear): a page fault, which
+ * the portable kernel decides about.
+ */
+#include "kernel.h"
+#include "proc.h"
+#include "mips.h"
+
+extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
+extern char idle_begin[], idle_end[];
+void timer_intr(void);
+void pic_intr(void);
+
+_Static_assert(__builtin_offsetof(struct trapframe, sp) == 120, "asm.h TF_SP");
+_Static_assert(__builtin_offsetof(struct trapframe, epc) == 140, "asm.h TF_EPC");
+_Static_assert(sizeof(struct trapframe) <= TF_SIZE, "asm.h TF_SIZE");
+
+static const char *fault_name(uint32 code)
+{
+    switch (code) {
+    case EXC_MOD:  return "store_fault";        /* read-only page */
+    case EXC_TLBL: return "load_fault";         /* (or fetch)     */
+    case EXC_TLBS: return "store_fault";
+    case EXC_ADEL: return "misaligned_load";    /* or a kernel address */
+    case EXC_ADES: return "misaligned_store";
+    case EXC_IBE:  return "fetch_fault";
+    case EXC_DBE:  return "bus_error";
+    case EXC_BP:   return "breakpoint";
+    case EXC_RI:   return "illegal_instruction";
+    case EXC_CPU:  return "coprocessor_unusable";
+    case EXC_OV:   return "overflow";
+    case EXC_TR:   return "trap";
+    default:       return "unknown_trap";
+    }
+}
+
+static int is_page_fault(uint32 code)
+{
+    return code == EXC_MOD || code == EXC_TLBL || code == EXC_TLBS;
+}
+
+static void interrupt(struct trapframe *tf)
+{
+    uint32 pending = tf->cause & tf->status & (SR_IM(IRQ_TIMER) | SR_IM(IRQ_I8259));
+    kstats.interrupts++;
+    if (pending & SR_IM(IRQ_TIMER))
+        timer_intr();
+    if (pending & SR_IM(IRQ_I8259))
+        pic_intr();
+}
+
+void trap(struct trapframe *tf)
+{
+    uint32 code = CAUSE_EXC(tf->cause);
+
+    if (!(tf->status & SR_UM)) {
+        /* From the kernel: only an interrupt while idle, or a fault inside
+         * a user copy, is expected.  Anything else is a kernel bug. */
+        if (code == EXC_INT) {
+            interrupt(tf);
+            /* Taken between enabling interrupts and `wait`: do not wait
+             * (the wakeup it brought would be missed until the next one). */
+            if (tf->epc >= (uint32)idle_begin && tf->epc < (uint32)idle_end)
+                tf->epc = (uint32)idle_end;
+        } else if (tf->epc >= (uint32)usercopy_begin && tf->epc < (uint32)usercopy_end &&
+                   is_page_fault(code) && tf->badvaddr < USERTOP) {
+            tf->epc = (uint32)usercopy_fault;
+        } else {
+            panic("kernel trap: %s cause=0x%x epc=0x%x badvaddr=0x%x",
+                  fault_name(code), tf->cause, tf->epc, tf->badvaddr);
+        }
+        return;
+    }
+
+    kstats.traps++;
+    if (code == EXC_SYS) {
+        tf->epc += 4;                   /* return past the syscall */
+        syscall(tf);
+    } else if (code == EXC_INT) {
+        interrupt(tf);
+    } else {
+        /* A fault in a branch delay slot has EPC at the branch; the
+         * address that failed is in BadVAddr either way. */
+        proc_fault(fault_name(code), tf->epc, tf->badvaddr);
+    }
+    trap_user_return();
+}
+
+/* ---- the system-call and process parts of the ISA interface ---------- */
+
+void arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp, uint32 arg0, uint32 arg1)
+{
+    memset(tf, 0, sizeof *tf);
+    tf->epc = pc;
+    tf->sp = sp;
+    tf->a0 = arg0;
+    tf->a1 = arg1;
+    /* eret goes to user mode with interrupts on (the interrupt mask bits
+     * are the kernel's, machine.c). */
+    tf->status = (mfc0(C0_STATUS) & ~SR_IE) | SR_UM | SR_EXL | SR_IE;
+}
+
+void arch_fork_child(struct trapframe *child)
+{
+    child->v0 = 0;                      /* fork() returns 0 in the child */
+}
+
+void arch_context_init(struct context *c, uintptr kstack_top, void (*entry)(void))
+{
+    memset(c, 0, sizeof *c);
+    c->ra = (uint32)entry;
+    c->sp = kstack_top;
+}
+
+/* Where the next trap from user mode builds its frame (trapentry.S). */
+uint32 user_trapframe;
+
+void arch_set_kstack(uintptr kstack_top)
+{
+    user_trapframe = kstack_top - TF_SIZE;
+}
