@@ -1,6 +1,6 @@
 # MIPS facts for the Makefile: MIPS I code (the R2000/R3000 of the paper's
 # DECstation 3100 and M/2000), little-endian, on QEMU's Malta board with a
-# MIPS32 4Kc processor, booted from the ELF file by QEMU itself (-kernel).
+# MIPS32 24Kc processor (kernel/arch/mips/mips.h says why), booted from the ELF file by QEMU itself (-kernel).
 #
 # -march=r3000: the MIPS I instruction set, with the assembler filling load
 # and branch delay slots (nops where it cannot) as 1989's compilers did.
@@ -19,6 +19,7 @@ ARCH_KERNEL_SRCS := boot/mips/entry.S \
                     kernel/arch/mips/uart.c kernel/dev/ns16550.c \
                     kernel/arch/mips/piix4.c kernel/arch/mips/timer.c \
                     kernel/arch/mips/usercopy.S kernel/arch/mips/idle.S \
+                    kernel/arch/mips/clockalign.S \
                     kernel/arch/mips/libgcc.c kernel/arch/mips/machine.c
 
 GUEST_LDS       := guests/lib/user.ld

@@ -1,5 +1,6 @@
 /*
- * arch_idle(): wait for an interrupt, with interrupts off before and after.
+ * wait_for_interrupt(): wait for an interrupt and let it be taken, with
+ * interrupts off before and after (machine.c's arch_idle calls it).
  *
  * `wait` only wakes for an interrupt that could be taken, so interrupts
  * must be on while it waits.  That opens a window: an interrupt that
@@ -12,8 +13,8 @@
 
     .set noreorder
     .text
-    .globl arch_idle, idle_begin, idle_end
-arch_idle:
+    .globl wait_for_interrupt, idle_begin, idle_end
+wait_for_interrupt:
     mfc0  $t0, CP0_STATUS
     nop
     ori   $t0, $t0, SR_IE

@@ -2,8 +2,8 @@
  * The 64-bit division helpers GCC calls on a 32-bit MIPS: MIPS I divides
  * 32 by 32 bits in hardware (divu), and GCC expands 64-bit multiplication
  * and shifts inline, but 64-bit division is a library call.  Debian's
- * libgcc for mipsel is built for MIPS32r2 with instructions the 4Kc lacks
- * and for position-independent code, so the kernel and the guests' C
+ * libgcc for mipsel is built for MIPS32r2 (clz, ext, seb: not MIPS I) and
+ * for position-independent code, so the kernel and the guests' C
  * library (guests/lib/arch/mips/libgcc.c includes this file) carry their
  * own: restoring binary long division, one quotient bit per turn, with a
  * shortcut when both numbers fit in 32 bits.

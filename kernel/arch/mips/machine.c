@@ -1,7 +1,7 @@
 /*
- * QEMU's Malta board with a MIPS 4Kc as a whole: bring-up order,
- * interrupts on/off, power-off.  (Idling is in idle.S.)  The ISA interface
- * these implement is kernel/port/arch.h.
+ * QEMU's Malta board with a MIPS 24Kc as a whole: bring-up order,
+ * interrupts on/off, idling, power-off.  The ISA interface these implement
+ * is kernel/port/arch.h.
  *
  * The kernel runs in kernel mode with Status.IE clear; user mode runs with
  * it set.  The interrupt mask (Status.IM) is set once here and never
@@ -16,6 +16,9 @@ uint32 boot_ram_size;              /* bytes, from QEMU's boot stub (boot/mips/en
 void mmu_init(void);
 void pic_init(void);
 void pit_stop(void);
+void wait_for_interrupt(void);     /* idle.S */
+int  timer_freeze(void);           /* timer.c */
+void timer_thaw(void);
 
 const char *arch_name(void) { return "mips"; }
 
@@ -40,6 +43,16 @@ void arch_mem_range(uintptr *start, uintptr *stop)
 
 void arch_intr_on(void)  { mtc0(C0_STATUS, mfc0(C0_STATUS) | SR_IE); }
 void arch_intr_off(void) { mtc0(C0_STATUS, mfc0(C0_STATUS) & ~SR_IE); }
+
+/* Wait for an interrupt.  With no timer set only a device can end the
+ * wait, and Count stands still meanwhile (timer.c says why). */
+void arch_idle(void)
+{
+    int frozen = timer_freeze();
+    wait_for_interrupt();
+    if (frozen)
+        timer_thaw();
+}
 
 void arch_halt(void)
 {

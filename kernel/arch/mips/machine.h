@@ -1,5 +1,5 @@
 /*
- * MIPS (MIPS I code on QEMU's Malta board with a 4Kc) machine definitions
+ * MIPS (MIPS I code on QEMU's Malta board with a 24Kc) machine definitions
  * used by the portable kernel through arch.h.
  *
  * MIPS fixes the address map in the processor: user space (kuseg) is the

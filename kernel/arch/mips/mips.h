@@ -3,11 +3,12 @@
  * bits, and accessors as small inline functions, for the MIPS kernel files
  * only.  Names follow the MIPS32 architecture manual, vol. III.
  *
- * The code is MIPS I (-march=r3000), but the processor QEMU gives us is a
- * MIPS32 4Kc, so the privileged parts are MIPS32's: exceptions set
- * Status.EXL and return with `eret` (the R3000's KU/IE stack and `rfe` do
- * not exist on it), the TLB holds pairs of pages, and there is a
- * Count/Compare timer.  `.set mips32` lets the assembler accept eret,
+ * The code is MIPS I (-march=r3000), but QEMU has no R2000 or R3000: the
+ * processor is a MIPS32 24Kc (16 TLB entries, no FPU, like the 4Kc, plus
+ * release 2's Cause.DC, which timer.c needs), so the privileged parts are
+ * MIPS32's: exceptions set Status.EXL and return with `eret` (the R3000's
+ * KU/IE stack and `rfe` do not exist on it), the TLB holds pairs of pages,
+ * and there is a Count/Compare timer.  `.set mips32` lets the assembler accept eret,
  * wait and the `sel` field in an otherwise MIPS I file.
  */
 #ifndef MIPS_H
@@ -60,7 +61,7 @@
 #define EXC_OV      12              /* arithmetic overflow                  */
 #define EXC_TR      13              /* trap instruction                     */
 
-/* Interrupt lines on QEMU's Malta board with a 4Kc */
+/* Interrupt lines on QEMU's Malta board with a 24Kc */
 #define IRQ_I8259    2              /* the PIIX4's 8259 pair (the UART)     */
 #define IRQ_TIMER    7              /* Count == Compare                     */
 
@@ -76,7 +77,7 @@
 #define PA_PTE(pa)   ((uint32)((pa) >> 12) << PTE_PFN_SHIFT)
 
 #define ASID_MASK    0xffu          /* EntryHi: 8-bit address-space id      */
-#define NTLB         16             /* the 4Kc's TLB: 16 pairs of pages     */
+#define NTLB         16             /* the 24Kc's TLB: 16 pairs of pages    */
 
 /* A CP0 read has a delay slot on the R3000, like a load: the nop fills it
  * (the compiler does not know the inline asm needs one).  A write, and a

@@ -18,19 +18,28 @@ extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
 extern char idle_begin[], idle_end[];
 void timer_intr(void);
 void pic_intr(void);
+void clock_sync(void);
 
 _Static_assert(__builtin_offsetof(struct trapframe, sp) == 120, "asm.h TF_SP");
 _Static_assert(__builtin_offsetof(struct trapframe, epc) == 140, "asm.h TF_EPC");
 _Static_assert(sizeof(struct trapframe) <= TF_SIZE, "asm.h TF_SIZE");
 
-static const char *fault_name(uint32 code)
+/* The portable kernel's name for a fault.  MIPS reports a load, a store
+ * or a fetch outside the TLB's pages, and a misaligned one, as an address
+ * error; an instruction fetch is a load whose address is the pc. */
+static const char *fault_name(const struct trapframe *tf)
 {
+    uint32 code = CAUSE_EXC(tf->cause);
+    int fetch = tf->badvaddr == tf->epc;
     switch (code) {
-    case EXC_MOD:  return "store_fault";        /* read-only page */
-    case EXC_TLBL: return "load_fault";         /* (or fetch)     */
+    case EXC_MOD:  return "store_fault";        /* a read-only page */
+    case EXC_TLBL: return fetch ? "fetch_fault" : "load_fault";
     case EXC_TLBS: return "store_fault";
-    case EXC_ADEL: return "misaligned_load";    /* or a kernel address */
-    case EXC_ADES: return "misaligned_store";
+    case EXC_ADEL:
+        if (fetch)
+            return "fetch_fault";
+        return tf->badvaddr >= USERTOP ? "load_fault" : "misaligned_load";
+    case EXC_ADES: return tf->badvaddr >= USERTOP ? "store_fault" : "misaligned_store";
     case EXC_IBE:  return "fetch_fault";
     case EXC_DBE:  return "bus_error";
     case EXC_BP:   return "breakpoint";
@@ -75,7 +84,7 @@ void trap(struct trapframe *tf)
             tf->epc = (uint32)usercopy_fault;
         } else {
             panic("kernel trap: %s cause=0x%x epc=0x%x badvaddr=0x%x",
-                  fault_name(code), tf->cause, tf->epc, tf->badvaddr);
+                  fault_name(tf), tf->cause, tf->epc, tf->badvaddr);
         }
         return;
     }
@@ -89,7 +98,7 @@ void trap(struct trapframe *tf)
     } else {
         /* A fault in a branch delay slot has EPC at the branch; the
          * address that failed is in BadVAddr either way. */
-        proc_fault(fault_name(code), tf->epc, tf->badvaddr);
+        proc_fault(fault_name(tf), tf->epc, tf->badvaddr);
     }
     trap_user_return();
 }
@@ -106,6 +115,9 @@ void arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp, uint32 arg0, uint
     /* eret goes to user mode with interrupts on (the interrupt mask bits
      * are the kernel's, machine.c). */
     tf->status = (mfc0(C0_STATUS) & ~SR_IE) | SR_UM | SR_EXL | SR_IE;
+    /* exec: the new program starts at the same phase of Count's 6.25 ns
+     * ticks in every run (timer.c, clockalign.S). */
+    clock_sync();
 }
 
 void arch_fork_child(struct trapframe *child)

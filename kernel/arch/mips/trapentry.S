@@ -16,7 +16,7 @@
  * them, k0 and k1, are reserved for the kernel by the calling convention:
  * they are all the handlers have until they have saved the rest.  `eret`
  * clears EXL and jumps back to EPC.  (The R3000 of the paper's DECstation
- * had a three-deep KU/IE stack and `rfe` instead; the 4Kc that QEMU gives
+ * had a three-deep KU/IE stack and `rfe` instead; the 24Kc that QEMU gives
  * us has only the MIPS32 scheme.  The refill handler is the same idea.)
  *
  * The kernel lives in kseg0, which the TLB never translates, so entering
