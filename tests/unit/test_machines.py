@@ -78,7 +78,7 @@ def test_other_arches_have_their_facts(tmp_path, monkeypatch):
 
 
 def test_unknown_arch_and_profile():
-    with pytest.raises(SetupError, match="unknown arch 'pdp11' .known: m68k, riscv, vax, x86."):
+    with pytest.raises(SetupError, match="unknown arch 'pdp11' .known: m68k, mips, riscv, vax, x86."):
         machines.get("pdp11")
     with pytest.raises(SetupError, match="unknown profile 'pdp10' .known: .*ds3100.*none"):
         profiles.get("pdp10")
