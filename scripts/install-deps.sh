@@ -5,7 +5,7 @@
 #
 #   QEMU 10.0 (from bookworm-backports: Debian 12's own 7.2 is too old),
 #   the cross compilers for RISC-V, x86 (i686: a 32-bit libgcc without
-#   gcc-multilib, which conflicts with the m68k one) and m68k, NASM, GRUB
+#   gcc-multilib, which conflicts with the m68k one), m68k and MIPS, NASM, GRUB
 #   and xorriso for the bootable x86 image, and the harness's Python
 #   packages.  The VAX toolchain is built from source by its own script.
 set -euo pipefail
@@ -16,11 +16,11 @@ SUDO=""
 need_apt=()
 have() { command -v "$1" >/dev/null 2>&1; }
 
+# QEMU 10 or newer: markers and icount behaviour were checked on 10.0.
 qemu_ok() {
-    have qemu-system-riscv32 || return 1
-    # QEMU 10 or newer: markers and icount behaviour were checked on 10.0.
-    local v
-    v=$(qemu-system-riscv32 --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)
+    local exe=${1:-qemu-system-riscv32} v
+    have "$exe" || return 1
+    v=$("$exe" --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -1)
     [ -n "$v" ] && [ "$v" -ge 10 ]
 }
 
@@ -51,10 +51,19 @@ if ! qemu_ok; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         -t bookworm-backports qemu-system-misc qemu-system-x86 >/dev/null
 fi
+# MIPS is a package of its own (qemu-system-misc has no mips).
+if ! qemu_ok qemu-system-mipsel; then
+    add_backports
+    apt_update
+    echo "deps: installing QEMU 10 for MIPS from bookworm-backports"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        -t bookworm-backports qemu-system-mips >/dev/null
+fi
 
 have riscv64-unknown-elf-gcc || need_apt+=(gcc-riscv64-unknown-elf)
 have i686-linux-gnu-gcc || need_apt+=(gcc-i686-linux-gnu)
 have m68k-linux-gnu-gcc || need_apt+=(gcc-m68k-linux-gnu)
+have mipsel-linux-gnu-gcc || need_apt+=(gcc-mipsel-linux-gnu)
 have nasm || need_apt+=(nasm)
 have grub-mkrescue || need_apt+=(grub-common)
 [ -d /usr/lib/grub/i386-pc ] || need_apt+=(grub-pc-bin)
@@ -85,3 +94,4 @@ for pair in pexpect:pexpect pytest:pytest matplotlib:matplotlib xdist:pytest-xdi
 done
 
 qemu_ok || { echo "deps: QEMU 10 is still missing after install" >&2; exit 1; }
+qemu_ok qemu-system-mipsel || { echo "deps: QEMU 10 for MIPS is still missing after install" >&2; exit 1; }
