@@ -56,25 +56,31 @@ class Symbols:
 PT_LOAD = 1
 
 
-def load_range(path: str | Path) -> tuple[int, int]:
-    """[first, last) physical address of what a 32-bit ELF file loads (its
-    PT_LOAD segments, bss included): where a kernel image lies in RAM."""
+def load_segments(path: str | Path) -> list[tuple[int, int, int]]:
+    """(virtual address, physical address, size in memory) of each PT_LOAD
+    segment of a 32-bit ELF file."""
     data = Path(path).read_bytes()
     if data[:4] != b"\x7fELF" or data[4] != 1:
         raise ValueError(f"{path}: not a 32-bit ELF file")
     end = "<" if data[5] == 1 else ">"
     phoff, = struct.unpack_from(end + "I", data, 0x1C)
     phentsize, phnum = struct.unpack_from(end + "HH", data, 0x2A)
-    lo, hi = None, None
+    out = []
     for i in range(phnum):
-        typ, _, _, paddr, _, memsz, _, _ = struct.unpack_from(end + "IIIIIIII", data,
-                                                              phoff + i * phentsize)
+        typ, _, vaddr, paddr, _, memsz, _, _ = struct.unpack_from(end + "IIIIIIII", data,
+                                                                  phoff + i * phentsize)
         if typ == PT_LOAD and memsz:
-            lo = paddr if lo is None else min(lo, paddr)
-            hi = paddr + memsz if hi is None else max(hi, paddr + memsz)
-    if lo is None or hi is None:
+            out.append((vaddr, paddr, memsz))
+    return out
+
+
+def load_range(path: str | Path) -> tuple[int, int]:
+    """[first, last) physical address of what a 32-bit ELF file loads (its
+    PT_LOAD segments, bss included): where a kernel image lies in RAM."""
+    segments = load_segments(path)
+    if not segments:
         raise ValueError(f"{path}: no loadable segment")
-    return lo, hi
+    return (min(p for _, p, _ in segments), max(p + m for _, p, m in segments))
 
 
 def read_symbols(data: bytes) -> list[Symbol]:

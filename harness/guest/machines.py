@@ -176,6 +176,9 @@ class Machine:
     # call enters: the plugin counts traps (and charges their cost) there.
     # None when the back end sees traps itself.
     trap_symbol: str | None = "trap_entry"
+    # More entry points that are traps too (MIPS: the TLB refill vector,
+    # tlb_refill, where a TLB miss enters the kernel).
+    other_vectors: tuple[str, ...] = ()
     ram: tuple[int, int] | None = None   # guest RAM (base, size) the plugin translates
     model_profile: str = ""          # the profile the tests time this ISA with
 
@@ -251,7 +254,7 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
                                          "-smp", "1")),
             "QEMU virt, rv32ima, M-mode kernel at 0x80000000, no firmware",
             counts_insns=True,                      # instret
-            model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100"),
+            model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100-riscv"),
     Machine("x86",
             # Multiboot ELF through -kernel; `halt` writes 0 to isa-debug-exit,
             # so QEMU exits with status (0 << 1) | 1 = 1.
@@ -272,7 +275,10 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # MIPS32's privileged architecture (kernel/arch/mips/mips.h says why
             # this core).
             Qemu("qemu-system-mipsel", ("-M", "malta", "-cpu", "24Kc", "-m", "128M")),
-            "QEMU malta, MIPS 24Kc running MIPS I code, little-endian"),
+            "QEMU malta, MIPS 24Kc running MIPS I code, little-endian",
+            # The kernel runs in kseg0: RAM at physical 0, seen at 0x80000000.
+            model="qemu-plugin", other_vectors=("tlb_refill",), ram=(0, 128 << 20),
+            model_profile="ds3100"),
     Machine("vax",
             # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
             # and the hardware model (simh/); a stock /usr/bin/vax boots the

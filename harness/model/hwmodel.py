@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from .. import ROOT
 from ..errors import HarnessError, SetupError
-from ..guest.elfsyms import Symbols
+from ..guest.elfsyms import Symbols, load_segments
 from ..guest.machines import Machine
 from ..guest.protocol import Result
 
@@ -306,14 +306,21 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
     elf = machine.elf_path()
     if elf.exists():
         # The kernel's entry point runs before any address translation, so
-        # its virtual address is physical: where the plugin learns the
-        # host address of guest RAM (hw-models/plugin/hwmodel.c).
-        args.append(f"anchor={elf_entry(elf):#x}")
+        # its physical address is known: where the plugin learns the host
+        # address of guest RAM (hw-models/plugin/hwmodel.c).  Its virtual
+        # address is physical except on MIPS (kseg0: physical + 0x80000000),
+        # where the ELF file's load addresses say which it is.
+        entry = elf_entry(elf)
+        args.append(f"anchor={entry:#x}")
+        entry_pa = entry_paddr(elf, entry)
+        if entry_pa != entry:
+            args.append(f"anchor_pa={entry_pa:#x}")
         syms = Symbols.load(elf)
-        if machine.trap_symbol is not None:
-            addr = syms.address(machine.trap_symbol)
+        vectors = (machine.trap_symbol,) if machine.trap_symbol is not None else ()
+        for name in vectors + machine.other_vectors:
+            addr = syms.address(name)
             if addr is None:
-                raise SetupError(f"{elf}: no symbol {machine.trap_symbol!r} (the trap vector)")
+                raise SetupError(f"{elf}: no symbol {name!r} (a trap vector)")
             args.append(f"trap_pc={addr:#x}")
         disk = syms.address(DISK_SYMBOL)
         if disk is not None:
@@ -330,6 +337,15 @@ def elf_entry(path: Path) -> int:
     if head[:4] != b"\x7fELF" or head[4] != 1:
         raise SetupError(f"{path}: not a 32-bit ELF file")
     return int.from_bytes(head[24:28], "little" if head[5] == 1 else "big")
+
+
+def entry_paddr(path: Path, entry: int) -> int:
+    """The physical address of `entry`: its place in the loadable segment that
+    holds it (p_paddr + entry - p_vaddr)."""
+    for vaddr, paddr, memsz in load_segments(path):
+        if vaddr <= entry < vaddr + memsz:
+            return paddr + entry - vaddr
+    raise SetupError(f"{path}: the entry point {entry:#x} is in no loadable segment")
 
 
 def block_size() -> int:

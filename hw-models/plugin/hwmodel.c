@@ -44,7 +44,9 @@
  * Instruction physical addresses (for the I-cache) come from where QEMU
  * keeps guest RAM on the host: the plugin learns that once, at anchor=ADDR,
  * an instruction whose virtual address is also its physical one (the
- * kernel's entry point, which runs before any address translation).
+ * kernel's entry point, which runs before any address translation), or
+ * whose physical address anchor_pa= gives (on MIPS the kernel runs in
+ * kseg0, where physical = virtual - 0x80000000 with no translation).
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -71,7 +73,7 @@ static struct {
     uint64_t trap_pc[MAX_TRAP_PCS];
     int n_trap_pc;
     uint64_t ram_base, ram_size;        /* guest RAM, for instruction paddrs */
-    uint64_t anchor;                    /* an instruction where vaddr == paddr */
+    uint64_t anchor, anchor_pa;         /* an instruction and its physical address */
     double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
     uint64_t disk_cyl_sectors;
     uint64_t disk_pc, disk_block;       /* the kernel's disk_request(), its block size */
@@ -81,6 +83,7 @@ static struct {
     .cpi = 1.0,
     .mem = { .bus_bytes = 4 },
     .ram_base = 0x80000000, .ram_size = 128 << 20,
+    .anchor_pa = UINT64_MAX,
     .disk_cyl_sectors = 1,
     .disk_block = 1024,
     .trace_region = -1,
@@ -132,6 +135,7 @@ static const struct opt {
     { "ram_base", T_U64, &P.ram_base },
     { "ram_size", T_U64, &P.ram_size },
     { "anchor", T_U64, &P.anchor },
+    { "anchor_pa", T_U64, &P.anchor_pa },
     { "out", T_STR, &P.out },
     { "trace", T_STR, &P.trace },
     { "trace_region", T_I64, &P.trace_region },
@@ -589,7 +593,7 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
     if (!h)
         return NO_PADDR;
     if (!host_base && vaddr == P.anchor)
-        host_base = h - (vaddr - P.ram_base);
+        host_base = h - (P.anchor_pa - P.ram_base);
     if (!host_base || h < host_base || (uint64_t)(h - host_base) >= P.ram_size)
         return NO_PADDR;                    /* ROM, or RAM not located yet */
     return P.ram_base + (uint64_t)(h - host_base);
@@ -758,6 +762,13 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
             stack_reg = d->handle;
     }
     g_array_free(regs, true);
+    /* A target with no register names (MIPS): a register's handle is its
+     * gdb number + 1 (QEMU 10.0, plugins/api.c create_register_handles),
+     * and qemu_plugin_read_register reads core registers by that number
+     * whether or not they are listed. */
+    for (int k = 0; k < 3; k++)
+        if (!arg_reg[k] && isa->arg_regnum)
+            arg_reg[k] = (struct qemu_plugin_register *)(uintptr_t)(isa->arg_regnum[k] + 1);
     for (int k = 0; k < 3; k++)
         if (!arg_reg[k])
             say("HWWARN what=no_register name=%s\n", isa->arg_reg[k]);
@@ -796,13 +807,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     }
     static const struct { const char *target; const struct isa *isa; } targets[] = {
         { "riscv32", &isa_riscv }, { "i386", &isa_x86 }, { "m68k", &isa_m68k },
+        { "mipsel", &isa_mips },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(targets) && !isa; i++)
         if (strcmp(info->target_name, targets[i].target) == 0)
             isa = targets[i].isa;
     if (!isa) {
         fprintf(stderr, "hwmodel: no instruction classes for target %s "
-                "(riscv32, i386 and m68k have them)\n", info->target_name);
+                "(riscv32, i386, m68k and mipsel have them)\n", info->target_name);
         return -1;
     }
     if (!info->system_emulation || info->system.max_vcpus != 1) {
@@ -817,6 +829,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         fprintf(stderr, "hwmodel: anchor=ADDR is needed (the kernel's entry point)\n");
         return -1;
     }
+    if (P.anchor_pa == UINT64_MAX)
+        P.anchor_pa = P.anchor;             /* it runs before any translation */
     const char *err;
     mem = memsys_new(&P.mem, &err);
     if (!mem) {

@@ -182,6 +182,9 @@ struct isa {
      * decoder does not say.  NULL, or -1: QEMU is asked at each access. */
     int (*mem_access)(const uint8_t *insn, size_t len, bool *store);
     const char *arg_reg[3];             /* registers holding marker arguments */
+    /* Their gdb register numbers, for a QEMU target that lists no register
+     * names to plugins (MIPS in QEMU 10.0); NULL: found by name. */
+    const int *arg_regnum;
     /* Where a C function finds its arguments at its first instruction:
      * NULL: in arg_reg (a register ABI); else on the stack, the first one
      * 4 bytes above this stack pointer (past the return address). */
@@ -189,7 +192,7 @@ struct isa {
     bool big_endian;                    /* byte order of the mailbox and the stack */
 };
 
-extern const struct isa isa_riscv, isa_x86, isa_m68k;
+extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips;
 
 /* ------------------------------------------------------------ attrib.c */
 
