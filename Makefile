@@ -185,8 +185,9 @@ shell: deps
 # about 17 minutes on two idle cores, then cached in ~/.cache/ousterhout).
 TEST_ARCHES := $(patsubst kernel/arch/%/arch.mk,%,$(wildcard kernel/arch/*/arch.mk))
 # Hardware models (hw-models/README.md).  `make calibrate` fits the paper's
-# machines' CPI and memory bandwidth to Tables 1 and 5 (the RISC machines on
-# riscv, the Sun-3 on m68k, the VAXes on vax) and writes them into their
+# machines' CPI and memory bandwidth to Tables 1 and 5 (the DECstation and
+# the M/2000 on mips, the Sun-4 on riscv, the Sun-3 on m68k, the VAXes on
+# vax) and writes them into their
 # profiles; `make sweep` varies one profile field and plots the benchmarks
 # against it (results/sweep-*.csv and .png).
 SWEEP_PROFILE ?= ds3100
@@ -199,14 +200,16 @@ SWEEP_ARCH    := $(shell sed -n 's/^isa *= *"\(.*\)".*/\1/p' hw-models/profiles/
 calibrate: deps
 	$(MAKE) all hwmodel ARCH=riscv
 	$(MAKE) all ARCH=m68k
+	$(MAKE) all ARCH=mips
 	$(MAKE) all ARCH=vax
 	$(PYTHON) -m harness calibrate
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
-# it: the six machines' models, on riscv, m68k and vax (results/figure1.*).
+# it: the six machines' models, on riscv, m68k, mips and vax (results/figure1.*).
 figure1: deps
 	$(MAKE) all hwmodel ARCH=riscv
 	$(MAKE) all ARCH=m68k
+	$(MAKE) all ARCH=mips
 	$(MAKE) all ARCH=vax
 	$(PYTHON) -m harness figure1
 

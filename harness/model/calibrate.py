@@ -52,7 +52,8 @@ from . import hwmodel
 from .runs import run_model
 
 CALIBRATED = ("ds3100", "sun4", "m2000",    # the paper's machines, on the ISA each runs on
-              "sun3", "mvax2", "vax8800")
+              "sun3", "mvax2", "vax8800",
+              "ds3100-riscv")                 # the DS3100 on another ISA, to compare
 TOLERANCE = 0.01          # stop within 1% of both targets (the goal is 5%)
 MAX_STEPS = 14
 BW_CAP = 2000.0           # MB/s, far above any 1989 memory: see fit()
@@ -144,42 +145,40 @@ def fit(name: str, say=print, arch: str = "riscv") -> Fit:
 
     A copy column can be out of reach: if the model's copy does not beat
     the paper's by 5% with BW_CAP of memory, the model's processor, at the
-    CPI Table 1 asks for, cannot copy that fast with any real memory.  The
-    bandwidth is then fitted to the columns that are within reach, and if
-    none is, set to bandwidth_floor() with the CPI alone fitted (fit_cpi).
-    Either way the result says so."""
+    CPI Table 1 asks for, cannot copy that fast with any real memory.  That
+    is found first, at BW_CAP with the CPI fitted alone (fitting both while
+    a column is out of reach only wanders).  The bandwidth is then fitted to
+    the columns that are within reach, and if none is, set to
+    bandwidth_floor() with the CPI alone fitted (fit_cpi).  Either way the
+    result says so."""
     hw = hwmodel.load_profile(name)
     t = targets(hw)
     history: list[Point] = []
     columns = fitted_columns(hw)
-    x = [math.log(hw.get("cpu.cpi")), math.log(hw.get("memory.bandwidth_mbs"))]
-    p, converged = _broyden(name, x, columns, t, history, say, arch)
-    if converged:
-        return Fit(p, history, t, columns)
-    if p.bandwidth_mbs < BW_CAP * 0.999:
-        raise HarnessError(f"calibration of {name} did not converge: last {_progress(p, t)}")
-    # within reach: beaten by more than 5% at BW_CAP, so that some memory
-    # short of unlimited meets it
-    slow = [c for c in columns if getattr(p, f"bcopy_{c}") < getattr(t, f"bcopy_{c}") * 1.05]
+    probe = fit_cpi(name, BW_CAP, hw.get("cpu.cpi"), t, history, say, arch)
+    slow = [c for c in columns if getattr(probe, f"bcopy_{c}") < getattr(t, f"bcopy_{c}") * 1.05]
     reach = [c for c in columns if c not in slow]
-    plural = len(slow) > 1
-    why = (f"with {BW_CAP:g} MB/s of memory the {' and '.join(slow)} "
-           f"{'copies still run' if plural else 'copy still runs'} at or below the "
-           f"paper's rate: at the CPI that gives Table 1's MIPS the processor cannot copy "
-           f"that fast")
-    if reach:
+    why = ""
+    if slow:
+        plural = len(slow) > 1
+        why = (f"with {BW_CAP:g} MB/s of memory the {' and '.join(slow)} "
+               f"{'copies still run' if plural else 'copy still runs'} at or below the "
+               f"paper's rate: at the CPI that gives Table 1's MIPS the processor cannot copy "
+               f"that fast")
+        if not reach:
+            floor = bandwidth_floor(hw, t)
+            why += (f"; the bandwidth is set to {floor:g} MB/s, the least the paper's copy "
+                    f"rates imply")
+            say(f"  {why}")
+            p = fit_cpi(name, floor, probe.cpi, t, history, say, arch)
+            return Fit(p, history, t, [], why)
         why += f"; the bandwidth is fitted to the {' and '.join(reach)} column alone"
         say(f"  {why}")
-        x = [math.log(p.cpi), math.log(hw.get("memory.bandwidth_mbs"))]
-        p, converged = _broyden(name, x, reach, t, history, say, arch)
-        if not converged:
-            raise HarnessError(f"calibration of {name} did not converge: last {_progress(p, t)}")
-        return Fit(p, history, t, reach, why)
-    floor = bandwidth_floor(hw, t)
-    why += f"; the bandwidth is set to {floor:g} MB/s, the least the paper's copy rates imply"
-    say(f"  {why}")
-    p = fit_cpi(name, floor, p.cpi, t, history, say, arch)
-    return Fit(p, history, t, [], why)
+    x = [math.log(hw.get("cpu.cpi")), math.log(hw.get("memory.bandwidth_mbs"))]
+    p, converged = _broyden(name, x, reach, t, history, say, arch)
+    if not converged:
+        raise HarnessError(f"calibration of {name} did not converge: last {_progress(p, t)}")
+    return Fit(p, history, t, reach, why)
 
 
 def _broyden(name: str, x: list[float], columns: list[str], t: Targets,
