@@ -686,10 +686,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
     /* Segments: up to and including each marker, and the rest.  The inline
      * adds go on a segment's first instruction and are registered before any
-     * callback on it, so a marker's callback sees its own segment counted. */
+     * callback on it, so a marker's callback sees its own segment counted.
+     * An exception in the middle of a segment leaves the instructions after
+     * it counted but not run; where that is routine (isa->restarts: the
+     * loads and stores whose TLB misses MIPS refills in software) a segment
+     * also ends at each such instruction, so that only the instruction the
+     * kernel restarts is counted again (the processor issues it twice). */
     size_t s = 0;
     for (size_t i = 0; i < n; i++) {
-        if (mk[i] == MK_NONE && i != n - 1)
+        bool restarts = isa->restarts && isa->restarts(code[i], code_len[i]);
+        if (mk[i] == MK_NONE && i != n - 1 && !restarts)
             continue;
         uint64_t sum = 0;
         for (size_t k = s; k <= i; k++)

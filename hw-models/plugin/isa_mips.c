@@ -26,6 +26,10 @@
  * QEMU 10.0 lists no MIPS registers by name to plugins (the MIPS target has
  * no gdb XML description), so the argument registers are also given by
  * their gdb numbers: a0-a2 are general registers 4-6.
+ *
+ * A TLB miss on a load or store traps in the middle of a translated block
+ * and the kernel's refill handler runs the instruction again: restarts()
+ * tells the plugin which instructions those are (hwmodel.c, segments).
  */
 #include "model.h"
 
@@ -75,6 +79,14 @@ static int mem_access(const uint8_t *insn, size_t len, bool *store)
     }
 }
 
+/* Every load and store: its TLB miss traps to our refill handler, which
+ * returns to the instruction and runs it again (lb through swr, and the
+ * coprocessor loads and stores, opcodes 0x20-0x3f). */
+static bool restarts(const uint8_t *insn, size_t len)
+{
+    return len == 4 && (word(insn) >> 26) >= 0x20;
+}
+
 static enum marker marker(const uint8_t *insn, size_t len)
 {
     if (len != 4)
@@ -98,4 +110,5 @@ const struct isa isa_mips = {
     .arg_regnum = arg_regnum,
     .stack_reg = NULL,                  /* C arguments in a0-a3 */
     .big_endian = false,
+    .restarts = restarts,
 };

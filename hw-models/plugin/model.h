@@ -190,6 +190,9 @@ struct isa {
      * 4 bytes above this stack pointer (past the return address). */
     const char *stack_reg;
     bool big_endian;                    /* byte order of the mailbox and the stack */
+    /* Instructions that routinely trap and are run again when the kernel
+     * returns (MIPS: loads and stores, on a TLB miss); NULL: none. */
+    bool (*restarts)(const uint8_t *insn, size_t len);
 };
 
 extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips;
