@@ -29,6 +29,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -356,9 +357,18 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's, but a line never breaks inside a hyphenated name
+    (ds3100-riscv, modern-vax), which the help lists as choices."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The parser, and each command's own (for its usage errors)."""
     p = argparse.ArgumentParser(prog="python3 -m harness", epilog=EXIT_STATUS,
+                                formatter_class=_HelpFormatter,
                                 description="Boot the kernel under an emulator, run the "
                                 "paper's benchmarks, print the paper's tables; time them "
                                 "with hardware models of the paper's machines.")
@@ -366,7 +376,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     sub = p.add_subparsers(dest="command_name", required=True, metavar="COMMAND")
     parsers = {}
     for c in COMMANDS:
-        sp = sub.add_parser(c.name, help=c.help, description=c.help, epilog=EXIT_STATUS)
+        sp = sub.add_parser(c.name, help=c.help, description=c.help, epilog=EXIT_STATUS,
+                            formatter_class=_HelpFormatter)
         for o in c.options:
             o.add_to(sp)
         for flags, kw in c.extra:

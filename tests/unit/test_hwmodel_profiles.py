@@ -134,7 +134,7 @@ def test_plugin_args():
 def test_model_arguments_come_from_the_registry(tmp_path, monkeypatch):
     """RAM window and back end are the machine's; the back ends differ only
     in how the same key=value arguments reach the model."""
-    ds = hwmodel.load_profile("ds3100")
+    ds = hwmodel.load_profile("ds3100-riscv")
     args = hwmodel.plugin_args(ds, RISCV, Path("/tmp/ds.log"))
     assert "ram_base=0x80000000" in args and f"ram_size={128 << 20}" in args
     vax = machines.get("vax")
