@@ -242,3 +242,31 @@ def test_attribution_of_a_named_case():
     costs, meta = attribute.attribute("ds3100", sweep.COMMANDS["select"], case="10full")
     assert meta["region"] == 6 and " case=10full " in f" {meta['result']} "
     assert sum(c.cycles for c in costs) == pytest.approx(meta["region_cycles_per_op"], rel=0.005)
+
+
+def test_mips_tlb_refills_are_traps_charged_as_code():
+    """MIPS has no page-table walker: a TLB miss traps to the kernel's refill
+    handler (kernel/arch/mips/trapentry.S, tlb_refill), which the model counts
+    as a trap and charges as the code it runs.  An uncached copy between two
+    256 KB buffers touches 128 pages, 64 of the TLB's page pairs, and the TLB
+    holds 16: every pass misses on each pair, while getpid's loop never
+    misses.  The load or store that missed is restarted, and is the only
+    instruction the model counts twice."""
+    from harness.model import attribute
+    if not machines.get("mips").kernel_path().exists():
+        pytest.skip("no mips kernel")
+    results, regions = run_model("hw-mips-tlb", ["getpid -n 50", "bcopy -c 8K -u 256K -n 4"],
+                                 arch="mips")
+    joined = {(j.result.bench, j.result.case): j for j in hwmodel.join(results, regions)}
+
+    def per_op(j, counter):
+        return (j.timed[counter] - j.empty[counter]) / j.result.iters
+
+    assert per_op(joined["getpid", "call"], "traps") == 1      # the system call alone
+    uncached = joined["bcopy", "uncached"]
+    refills = per_op(uncached, "traps")                         # no system call in the loop
+    assert 64 <= refills <= 80
+    costs, _ = attribute.attribute("ds3100", "bcopy -c 8K -u 256K -n 4", case="uncached")
+    refill = next(c for c in costs if c.name == "tlb_refill")
+    assert refill.space == "kernel" and refill.exec_cycles > 0
+    assert refill.insns == pytest.approx(20 * refills, rel=0.05)  # the handler's 20

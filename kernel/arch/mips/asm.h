@@ -7,6 +7,7 @@
 #define ASM_H
 
 #define CP0_INDEX    $0
+#define CP0_RANDOM   $1
 #define CP0_ENTRYLO0 $2
 #define CP0_ENTRYLO1 $3
 #define CP0_BADVADDR $8

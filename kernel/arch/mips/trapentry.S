@@ -5,7 +5,7 @@
  * fixed addresses in kseg0 (kernel.ld places them):
  *
  *   0x80000000  tlb_refill: a user address missed in the TLB.  MIPS has no
- *               page-table walker: this handler is the walker, 18
+ *               page-table walker: this handler is the walker, 20
  *               instructions run on every miss, and the hardware model
  *               charges them like any other code.
  *   0x80000180  trap_entry: everything else (system calls, interrupts,
@@ -32,7 +32,11 @@
 
 /*
  * tlb_refill: load the pair of page-table entries covering BadVAddr into a
- * random TLB slot and retry.  The page tables (mmu.c) are two levels in
+ * random TLB slot and retry.  (`tlbwr` does that in one instruction, but
+ * QEMU keeps the entry tlbwr replaces as a hidden extra one, up to 128 of
+ * them, so a guest would see far fewer misses than a 16-entry TLB takes;
+ * writing the slot Random names with `tlbwi` makes QEMU drop its extras,
+ * and our TLB is exactly the processor's.)  The page tables (mmu.c) are two levels in
  * kseg0: cur_pgdir is the running process's directory, 512 words, one per
  * 4 MB of user space, each the kseg0 address of a page table of 1024
  * entries in the TLB's own EntryLo format.  A directory slot with no table
@@ -59,9 +63,11 @@ tlb_refill:
     lw    $k0, 0($k1)                 /* even page                           */
     lw    $k1, 4($k1)                 /* odd page                            */
     mtc0  $k0, CP0_ENTRYLO0
+    mfc0  $k0, CP0_RANDOM               /* the slot tlbwr would replace         */
     mtc0  $k1, CP0_ENTRYLO1
-    nop                             /* EntryLo settles before the write    */
-    tlbwr                           /* into the slot Random points at      */
+    mtc0  $k0, CP0_INDEX
+    nop                             /* Index settles before the write      */
+    tlbwi
     .set push
     .set mips32
     eret
