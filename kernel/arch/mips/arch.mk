@@ -25,4 +25,4 @@ ARCH_KERNEL_SRCS := boot/mips/entry.S \
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/mips/crt0.S guests/lib/arch/mips/syscall.S \
                    guests/lib/arch/mips/traps.S guests/lib/arch/mips/bench_arch.S \
-                   guests/lib/arch/mips/libgcc.c
+                   guests/lib/arch/mips/libgcc.c guests/lib/arch/mips/regs.S
