@@ -1,0 +1,31 @@
+# SPARC facts for the Makefile: a LEON3 on QEMU's `leon3_generic` board,
+# run with 7 register windows like the Sun-4/280, booted from the ELF file
+# by QEMU itself (-kernel).
+#
+# The code is SPARC V7, the Sun-4's instruction set: no multiply or divide
+# instructions, so GCC calls .umul/.div & co (muldiv.S).  Debian's 32-bit
+# SPARC libgcc is V8+ and QEMU refuses the EM_SPARC32PLUS file it makes:
+# we link no libgcc and supply the 64-bit helpers ourselves (divdi3.c).
+CROSS       := sparc64-linux-gnu-
+ARCH_ENDIAN := big            # mkfs writes a big-endian file-system image
+ARCH_CFLAGS := -m32 -mcpu=v7 -msoft-float -fno-asynchronous-unwind-tables
+# --wrap: the RAM disk's requests pass through diskhook.c (the hardware
+# model's disk marker; guests have no such calls, so it changes nothing there).
+ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack \
+                -Wl,--wrap=ramdisk_read -Wl,--wrap=ramdisk_write
+LIBGCC      :=
+
+KERNEL_LDS  := kernel/arch/sparc/kernel.ld
+ARCH_KERNEL_SRCS := boot/sparc/entry.S \
+                    kernel/arch/sparc/trapentry.S kernel/arch/sparc/windows.S \
+                    kernel/arch/sparc/trap.c kernel/arch/sparc/swtch.S \
+                    kernel/arch/sparc/mmu.c kernel/arch/sparc/uart.c \
+                    kernel/arch/sparc/irqmp.c kernel/arch/sparc/timer.c \
+                    kernel/arch/sparc/usercopy.S kernel/arch/sparc/muldiv.S \
+                    kernel/arch/sparc/divdi3.c kernel/arch/sparc/diskhook.c \
+                    kernel/arch/sparc/machine.c
+
+GUEST_LDS       := guests/lib/user.ld
+ARCH_GUEST_SRCS := guests/lib/arch/sparc/crt0.S guests/lib/arch/sparc/syscall.S guests/lib/arch/sparc/traps.S \
+                   guests/lib/arch/sparc/bench_arch.S guests/lib/arch/sparc/muldiv.S \
+                   guests/lib/arch/sparc/divdi3.c

@@ -1,0 +1,102 @@
+/*
+ * SPARC machine definitions used by the portable kernel through arch.h:
+ * page size, the saved-register layouts, and how kernel virtual addresses
+ * relate to physical ones.  The machine is QEMU's leon3_generic: a LEON3
+ * (SPARC V8) with the SPARC Reference MMU, run with 7 register windows like
+ * the Sun-4/280's MB86900, and compiled as SPARC V7 code (arch.mk).
+ *
+ * RAM is at physical 0x40000000.  The kernel half of every address space
+ * starts at KERNBASE = 0x80000000 and maps RAM there (kernel VA = PA +
+ * 0x40000000).  The boards' devices (APBUART, IRQMP, GPTIMER) sit at
+ * physical 0x80000000 up; the kernel sees them at DEVBASE = 0xf0000000.
+ *
+ * Parts of this file are read by the assembly files too (the trapframe
+ * offsets, the window count): those parts are outside the C-only block.
+ */
+#ifndef MACHINE_H
+#define MACHINE_H
+
+#define PGSIZE      4096
+#define PGSHIFT     12
+#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
+#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
+
+#define RAMBASE     0x40000000                /* physical address of RAM       */
+#define RAMSIZE     (128 * 1024 * 1024)       /* qemu -m 128M                  */
+#define KERNBASE    0x80000000                /* RAM as the kernel sees it     */
+#define KERNOFF     (KERNBASE - RAMBASE)      /* kernel VA - PA                */
+#define PHYSTOP     (KERNBASE + RAMSIZE)      /* end of RAM, as a kernel VA    */
+#define P2V(pa)     ((void *)((uintptr)(pa) + KERNOFF))
+#define V2P(va)     ((paddr)((uintptr)(va) - KERNOFF))
+
+#define IOBASE      0x80000000                /* physical: the APB devices     */
+#define DEVBASE     0xf0000000                /* ... as the kernel sees them   */
+#define DEV(pa)     ((pa) - IOBASE + DEVBASE)
+
+/* Register windows.  The Sun-4/280 had 7 (the harness runs QEMU with
+ * -cpu LEON3,nwindows=7; start.c checks).  One is always kept invalid, so
+ * six hold live frames at any time. */
+#define NWINDOWS    7
+
+/* The trapframe (struct trapframe below), by byte offset, for the assembly. */
+#define TF_PSR      0
+#define TF_PC       4
+#define TF_NPC      8
+#define TF_Y        12
+#define TF_G        16                        /* %g0-%g7: 8 words              */
+#define TF_O        48                        /* %o0-%o7: 8 words              */
+#define TF_TT       80
+#define TF_WFAULT   84
+#define TF_SIZE     96
+
+/* Every call frame starts with room for its window (16 words), the hidden
+ * struct-return word and six argument words: 92 bytes, 96 to keep the
+ * stack 8-byte aligned (the SPARC ABI's minimum frame). */
+#define FRAME_SIZE  96
+
+#ifndef __ASSEMBLER__
+#include "types.h"
+
+/* What exec accepts: 32-bit big-endian SPARC ELF files. */
+#define ELF_MACHINE 2                /* EM_SPARC (not EM_SPARC32PLUS: V8+ code) */
+#define ELF_DATA    2                /* ELFDATA2MSB */
+
+typedef uint32 *pagetable_t;         /* an SRMMU level-1 table: 256 entries */
+
+/*
+ * Saved registers, built by trapentry.S at the top of the process's kernel
+ * stack (or below the interrupted kernel code's stack, for a trap taken in
+ * the kernel).  Only what the trap window does not keep by itself: the
+ * processor state, the globals, and the interrupted code's outs (which are
+ * our trap window's ins).  The interrupted code's locals and ins stay in
+ * their register window, or are written to its own stack when the window
+ * is needed (windows.S): that is the SPARC way, and its cost.
+ */
+struct trapframe {
+    uint32 psr, pc, npc, y;          /*  0: state at the trap                  */
+    uint32 g[8];                     /* 16: %g0 (unused) - %g7                 */
+    uint32 o[8];                     /* 48: %o0-%o7: o[6] is the stack pointer */
+    uint32 tt;                       /* 80: the trap type                      */
+    uint32 wfault;                   /* 84: a window of ours was lost (windows.S) */
+    uint32 pad[2];
+};
+
+/* What a kernel thread keeps across swtch(): where its stack and its
+ * return address are.  swtch writes all of its windows to its stack first,
+ * so the rest of its registers are there. */
+struct context {
+    uint32 sp, pc;
+};
+
+/* System calls: `ta 0`, the number in %g1, arguments in %o0-%o4, the
+ * result in %o0, as in SunOS (guests/lib/arch/sparc/syscall.S).  Inline:
+ * on every system call's path. */
+static inline uint32 arch_syscall_num(struct trapframe *tf)          { return tf->g[1]; }
+static inline void   arch_syscall_ret(struct trapframe *tf, int32 v) { tf->o[0] = (uint32)v; }
+static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
+{
+    arg[0] = tf->o[0]; arg[1] = tf->o[1]; arg[2] = tf->o[2]; arg[3] = tf->o[3]; arg[4] = tf->o[4];
+}
+
+#endif /* __ASSEMBLER__ */
+#endif
