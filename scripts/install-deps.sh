@@ -5,7 +5,8 @@
 #
 #   QEMU 10.0 (from bookworm-backports: Debian 12's own 7.2 is too old),
 #   the cross compilers for RISC-V, x86 (i686: a 32-bit libgcc without
-#   gcc-multilib, which conflicts with the m68k one), m68k and MIPS, NASM, GRUB
+#   gcc-multilib, which conflicts with the m68k one), m68k, MIPS and SPARC
+#   (sparc64-linux-gnu-gcc -m32: the SPARC kernel links no libgcc), NASM, GRUB
 #   and xorriso for the bootable x86 image, and the harness's Python
 #   packages.  The VAX toolchain is built from source by its own script.
 set -euo pipefail
@@ -59,11 +60,20 @@ if ! qemu_ok qemu-system-mipsel; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         -t bookworm-backports qemu-system-mips >/dev/null
 fi
+# So is SPARC.
+if ! qemu_ok qemu-system-sparc; then
+    add_backports
+    apt_update
+    echo "deps: installing QEMU 10 for SPARC from bookworm-backports"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        -t bookworm-backports qemu-system-sparc >/dev/null
+fi
 
 have riscv64-unknown-elf-gcc || need_apt+=(gcc-riscv64-unknown-elf)
 have i686-linux-gnu-gcc || need_apt+=(gcc-i686-linux-gnu)
 have m68k-linux-gnu-gcc || need_apt+=(gcc-m68k-linux-gnu)
 have mipsel-linux-gnu-gcc || need_apt+=(gcc-mipsel-linux-gnu)
+have sparc64-linux-gnu-gcc || need_apt+=(gcc-sparc64-linux-gnu)
 have nasm || need_apt+=(nasm)
 have grub-mkrescue || need_apt+=(grub-common)
 [ -d /usr/lib/grub/i386-pc ] || need_apt+=(grub-pc-bin)
@@ -95,3 +105,4 @@ done
 
 qemu_ok || { echo "deps: QEMU 10 is still missing after install" >&2; exit 1; }
 qemu_ok qemu-system-mipsel || { echo "deps: QEMU 10 for MIPS is still missing after install" >&2; exit 1; }
+qemu_ok qemu-system-sparc || { echo "deps: QEMU 10 for SPARC is still missing after install" >&2; exit 1; }

@@ -279,6 +279,12 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # The kernel runs in kseg0: RAM at physical 0, seen at 0x80000000.
             model="qemu-plugin", other_vectors=("tlb_refill",), ram=(0, 128 << 20),
             model_profile="ds3100"),
+    Machine("sparc",
+            # A LEON3 with the Sun-4/280's 7 register windows (QEMU's default
+            # is 8; the kernel is built for 7 and refuses any other count).
+            Qemu("qemu-system-sparc", ("-M", "leon3_generic", "-cpu", "LEON3,nwindows=7",
+                                       "-m", "128M")),
+            "QEMU leon3_generic, LEON3 (SPARC V8) running V7 code, 7 windows"),
     Machine("vax",
             # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
             # and the hardware model (simh/); a stock /usr/bin/vax boots the

@@ -70,6 +70,9 @@ def test_other_arches_have_their_facts(tmp_path, monkeypatch):
     assert "-icount shift=0,sleep=off" in x86
     m68k = " ".join(machines.get("m68k").command(root=fake_root(tmp_path / "b", "m68k")))
     assert "qemu-system-m68k" in m68k and "-rtc base=2000-01-01,clock=vm" in m68k
+    sparc = " ".join(machines.get("sparc").command(root=fake_root(tmp_path / "d", "sparc")))
+    assert "qemu-system-sparc" in sparc and "-M leon3_generic -cpu LEON3,nwindows=7" in sparc
+    assert "-icount shift=0,sleep=off" in sparc
     root = fake_root(tmp_path / "c", "vax")
     vax = machines.get("vax").command(root=root)
     assert "/simh/" in vax[0] and vax[0].endswith("/vax")   # our SIMH, in the cache
@@ -78,7 +81,7 @@ def test_other_arches_have_their_facts(tmp_path, monkeypatch):
 
 
 def test_unknown_arch_and_profile():
-    with pytest.raises(SetupError, match="unknown arch 'pdp11' .known: m68k, mips, riscv, vax, x86."):
+    with pytest.raises(SetupError, match="unknown arch 'pdp11' .known: m68k, mips, riscv, sparc, vax, x86."):
         machines.get("pdp11")
     with pytest.raises(SetupError, match="unknown profile 'pdp10' .known: .*ds3100.*none"):
         profiles.get("pdp10")

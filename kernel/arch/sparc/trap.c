@@ -26,34 +26,37 @@ _Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
 /* windows.h checks user stack pointers against KERNBASE. */
 _Static_assert(KERNBASE == USERTOP, "USERTOP");
 
-static const char *fault_name(uint32 tt)
-{
-    switch (tt) {
-    case TT_INSN_FAULT:    return "fetch_fault";
-    case TT_DATA_FAULT:    return "access_fault";
-    case TT_ILLEGAL:       return "illegal_instruction";
-    case TT_PRIVILEGED:    return "privileged_instruction";
-    case TT_FP_DISABLED:   return "fp_disabled";
-    case TT_UNALIGNED:     return "misaligned_access";
-    case TT_TAG_OVERFLOW:  return "tag_overflow";
-    case TT_DIV_ZERO:
-    case TT_TRAP(ST_DIV0): return "divide_error";
-    case TT_WIN_OVERFLOW:
-    case TT_WIN_UNDERFLOW: return "bad_stack";
-    default:               return "unknown_trap";
-    }
-}
+/* What a trap was, and for a fault, where: a data fault's address comes
+ * from the SRMMU's fault registers (read, and so cleared, once), whose
+ * access type field also tells a store from a load; an instruction
+ * fault's address is the pc. */
+struct fault {
+    const char *why;
+    uint32 addr;
+};
 
-/* A data fault's address, from the SRMMU (read before anything else can
- * fault); an instruction fault's is the pc. */
-static uint32 fault_addr(struct trapframe *tf)
+#define FSR_AT_STORE 0x80              /* access type 4-7: a store */
+
+static struct fault fault_info(struct trapframe *tf)
 {
-    if (tf->tt == TT_DATA_FAULT) {
-        uint32 far = mmu_read(MMU_FAR);
-        (void)mmu_read(MMU_FSR);            /* reading clears it */
-        return far;
+    struct fault f = { "unknown_trap", tf->pc };
+    switch (tf->tt) {
+    case TT_DATA_FAULT:
+        f.addr = mmu_read(MMU_FAR);
+        f.why = (mmu_read(MMU_FSR) & FSR_AT_STORE) ? "store_fault" : "load_fault";
+        break;
+    case TT_INSN_FAULT:    f.why = "fetch_fault"; break;
+    case TT_ILLEGAL:       f.why = "illegal_instruction"; break;
+    case TT_PRIVILEGED:    f.why = "privileged_instruction"; break;
+    case TT_FP_DISABLED:   f.why = "fp_disabled"; break;
+    case TT_UNALIGNED:     f.why = "misaligned_access"; break;
+    case TT_TAG_OVERFLOW:  f.why = "tag_overflow"; break;
+    case TT_DIV_ZERO:
+    case TT_TRAP(ST_DIV0): f.why = "divide_error"; break;
+    case TT_WIN_OVERFLOW:                  /* windows.S: the user's %sp was bad */
+    case TT_WIN_UNDERFLOW: f.why = "bad_stack"; f.addr = tf->o[6]; break;
     }
-    return tf->pc;
+    return f;
 }
 
 static int is_interrupt(uint32 tt)
@@ -72,15 +75,15 @@ void trap(struct trapframe *tf)
             irqmp_intr(tt - TT_INTR(0));
             return;
         }
-        uint32 addr = fault_addr(tf);
+        struct fault f = fault_info(tf);
         if (tt == TT_DATA_FAULT && tf->pc >= (uint32)usercopy_begin &&
-            tf->pc < (uint32)usercopy_end && addr < USERTOP) {
+            tf->pc < (uint32)usercopy_end && f.addr < USERTOP) {
             tf->pc = (uint32)usercopy_fault;
             tf->npc = tf->pc + 4;
             return;
         }
         panic("kernel trap: %s tt=0x%x pc=0x%x addr=0x%x psr=0x%x",
-              fault_name(tt), tt, tf->pc, addr, tf->psr);
+              f.why, tt, tf->pc, f.addr, tf->psr);
     }
 
     kstats.traps++;
@@ -95,8 +98,8 @@ void trap(struct trapframe *tf)
     } else if (is_interrupt(tt)) {
         irqmp_intr(tt - TT_INTR(0));
     } else {
-        proc_fault(fault_name(tt), tf->pc, tt == TT_WIN_OVERFLOW || tt == TT_WIN_UNDERFLOW
-                                           ? tf->o[6] : fault_addr(tf));
+        struct fault f = fault_info(tf);
+        proc_fault(f.why, tf->pc, f.addr);
     }
     /* One of the process's windows could not be written to its stack
      * (windows.S): its registers are gone, and so is the process. */
