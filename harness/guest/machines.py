@@ -180,6 +180,13 @@ class Machine:
     # tlb_refill, where a TLB miss enters the kernel).
     other_vectors: tuple[str, ...] = ()
     ram: tuple[int, int] | None = None   # guest RAM (base, size) the plugin translates
+    # SPARC's register window overflow and underflow handlers: traps too,
+    # which the plugin counts apart (wovf=, wunf= in its records).
+    window_symbols: tuple[str, str] | None = None
+    # Whether the model charges disk requests at the kernel's disk_request()
+    # (its arguments read from the registers); False where QEMU shows the
+    # plugin no registers (SPARC), whose kernel marks each request itself.
+    disk_by_symbol: bool = True
     model_profile: str = ""          # the profile the tests time this ISA with
 
     # The file whose presence means "this ISA is ported"; default
@@ -284,7 +291,10 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # is 8; the kernel is built for 7 and refuses any other count).
             Qemu("qemu-system-sparc", ("-M", "leon3_generic", "-cpu", "LEON3,nwindows=7",
                                        "-m", "128M")),
-            "QEMU leon3_generic, LEON3 (SPARC V8) running V7 code, 7 windows"),
+            "QEMU leon3_generic, LEON3 (SPARC V8) running V7 code, 7 windows",
+            model="qemu-plugin", ram=(0x40000000, 128 << 20), model_profile="sun4",
+            window_symbols=("window_overflow", "window_underflow"),
+            disk_by_symbol=False),             # kernel/arch/sparc/diskhook.c
     Machine("vax",
             # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
             # and the hardware model (simh/); a stock /usr/bin/vax boots the

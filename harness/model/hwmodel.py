@@ -322,7 +322,14 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
             if addr is None:
                 raise SetupError(f"{elf}: no symbol {name!r} (a trap vector)")
             args.append(f"trap_pc={addr:#x}")
-        disk = syms.address(DISK_SYMBOL)
+        for key, name in zip(("wovf_pc", "wunf_pc"), machine.window_symbols or ()):
+            addr = syms.address(name)
+            if addr is None:
+                raise SetupError(f"{elf}: no symbol {name!r} (a window trap handler)")
+            args.append(f"{key}={addr:#x}")
+        # (A kernel whose arguments the plugin cannot read marks its disk
+        # requests itself, with the disk marker: no disk_pc then.)
+        disk = syms.address(DISK_SYMBOL) if machine.disk_by_symbol else None
         if disk is not None:
             args += [f"disk_pc={disk:#x}", f"disk_block={block_size()}"]
     for a in args:
@@ -410,6 +417,8 @@ def emulator_args(hw: HwProfile, machine: Machine, log_path: Path,
 COUNTERS = ("insns", "loads", "stores", "imiss", "dmiss", "dmiss_w", "writebacks", "l2miss",
             "bytes_in", "bytes_out", "traps", "disk", "disk_ns", "stall_cycles",
             "wbuf_cycles", "cycles", "ns")
+# Only where the ISA has them (SPARC's register window traps).
+OPTIONAL_COUNTERS = ("wovf", "wunf")
 
 
 @dataclass
@@ -474,7 +483,11 @@ class Joined:
         return (self.timed[key] - self.empty[key]) / iters
 
     def counters(self) -> dict[str, float]:
-        return {k: self.per_op(k) for k in COUNTERS}
+        out = {k: self.per_op(k) for k in COUNTERS}
+        for k in OPTIONAL_COUNTERS:
+            if k in self.timed.fields and k in self.empty.fields:
+                out[k] = self.per_op(k)
+        return out
 
 
 def join(results: list[Result], regions: list[Region]) -> list[Joined]:
@@ -529,6 +542,8 @@ COLUMNS = (("insns", "insns"), ("loads", "loads"), ("stores", "stores"),
            ("I-miss", "imiss"), ("D-miss", "dmiss"), ("wr-back", "writebacks"),
            ("B in", "bytes_in"), ("B out", "bytes_out"), ("traps", "traps"),
            ("cycles", "cycles"), ("stall%", None))
+# Columns for the OPTIONAL_COUNTERS, after "traps", where the records have them.
+WINDOW_COLUMNS = (("w-ovf", "wovf"), ("w-unf", "wunf"))
 
 
 def _cell(v: float) -> str:
@@ -545,12 +560,16 @@ def _cell(v: float) -> str:
 def format_counters(hw: HwProfile, joined: list[Joined]) -> str:
     """A table of counters per operation, as Chen et al. print beside each
     benchmark: one row per RESULT, empty-loop counts subtracted."""
-    header = ["benchmark", *[c for c, _ in COLUMNS]]
+    columns = list(COLUMNS)
+    if joined and all(k in j.counters() for j in joined for _, k in WINDOW_COLUMNS):
+        at = [k for _, k in columns].index("traps") + 1
+        columns[at:at] = WINDOW_COLUMNS
+    header = ["benchmark", *[c for c, _ in columns]]
     rows = []
     for j in joined:
         c = j.counters()
         cells = [f"{j.result.bench} {j.result.case}"]
-        for _, key in COLUMNS:
+        for _, key in columns:
             if key is None:
                 stall = c["stall_cycles"] / c["cycles"] * 100 if c["cycles"] else 0.0
                 cells.append(f"{stall:.0f}")
@@ -565,7 +584,9 @@ def format_counters(hw: HwProfile, joined: list[Joined]) -> str:
     lines.append("  ".join("-" * w for w in widths))
     lines += [fmt(r) for r in rows]
     lines.append("(per operation, empty loop subtracted; stall% = memory and disk stall "
-                 "cycles / all cycles; B = bytes to/from memory)")
+                 "cycles / all cycles; B = bytes to/from memory"
+                 + ("; w-ovf, w-unf = register window overflow and underflow traps"
+                    if len(columns) > len(COLUMNS) else "") + ")")
     for j in joined:
         r = j.result
         if r.bench == "mips" and r.net_ns > 0:

@@ -36,6 +36,10 @@
  * attrib=FILE and attrib_region=ID attribute region ID's cycles to
  * instruction addresses (attrib.c).
  *
+ * On SPARC, wovf_pc=ADDR and wunf_pc=ADDR name the register window overflow
+ * and underflow handlers: they are traps too (charged the trap penalty),
+ * counted apart from the others (wovf=, wunf= in the records).
+ *
  * Disk requests are charged at the disk marker, or, with disk_pc=ADDR, at
  * the entry of the kernel's disk_request() (every request of the storage
  * layer passes through it; its arguments are where the ISA's C calling
@@ -77,6 +81,7 @@ static struct {
     double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
     uint64_t disk_cyl_sectors;
     uint64_t disk_pc, disk_block;       /* the kernel's disk_request(), its block size */
+    uint64_t wovf_pc, wunf_pc;          /* SPARC: the window trap handlers */
     const char *out, *trace, *attrib;
     int64_t trace_region, attrib_region;
 } P = {
@@ -132,6 +137,8 @@ static const struct opt {
     { "disk_cyl_sectors", T_U64, &P.disk_cyl_sectors },
     { "disk_pc", T_U64, &P.disk_pc },
     { "disk_block", T_U64, &P.disk_block },
+    { "wovf_pc", T_U64, &P.wovf_pc },
+    { "wunf_pc", T_U64, &P.wunf_pc },
     { "ram_base", T_U64, &P.ram_base },
     { "ram_size", T_U64, &P.ram_size },
     { "anchor", T_U64, &P.anchor },
@@ -202,7 +209,8 @@ static const struct isa *isa;
 static struct memsys *mem;
 static struct qemu_plugin_scoreboard *score;
 static struct counters *C;              /* vCPU 0's entry in `score` */
-static qemu_plugin_u64 e_insns, e_static, e_traps, e_attrib;
+static qemu_plugin_u64 e_insns, e_static, e_traps, e_attrib, e_wovf, e_wunf;
+static bool windows;                    /* wovf_pc or wunf_pc given */
 static bool attributing;                /* attrib= given */
 static uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc;
 static uint64_t clock_khz;
@@ -284,14 +292,17 @@ static void print_counters(const char *word, const char *head, const struct coun
                            uint64_t ns, const char *tail)
 {
     uint64_t cyc = (mcyc_now - mcyc_then + MCYC / 2) / MCYC;
+    char win[64] = "";                  /* only where there are window traps */
+    if (windows)
+        snprintf(win, sizeof(win), " wovf=%" PRIu64 " wunf=%" PRIu64, D(wovf), D(wunf));
     say("%s%s insns=%" PRIu64 " loads=%" PRIu64 " stores=%" PRIu64
         " imiss=%" PRIu64 " dmiss=%" PRIu64 " dmiss_w=%" PRIu64 " writebacks=%" PRIu64
         " l2miss=%" PRIu64 " bytes_in=%" PRIu64 " bytes_out=%" PRIu64
-        " traps=%" PRIu64 " disk=%" PRIu64 " disk_ns=%" PRIu64
+        " traps=%" PRIu64 "%s disk=%" PRIu64 " disk_ns=%" PRIu64
         " stall_cycles=%" PRIu64 " wbuf_cycles=%" PRIu64
         " cycles=%" PRIu64 " ns=%" PRIu64 "%s\n",
         word, head, D(insns), D(loads), D(stores), D(imiss), D(dmiss), D(dmiss_w),
-        D(writebacks), D(l2miss), D(bytes_in), D(bytes_out), D(traps), D(disk_reqs),
+        D(writebacks), D(l2miss), D(bytes_in), D(bytes_out), D(traps), win, D(disk_reqs),
         mcyc_to_ns(D(disk_mcyc)), (D(stall_mcyc) + MCYC / 2) / MCYC,
         (D(wbuf_stall_mcyc) + MCYC / 2) / MCYC, cyc, ns, tail);
 }
@@ -370,9 +381,14 @@ static uint64_t read_reg(struct qemu_plugin_register *r)
     return guest_uint(regbuf->data, n);
 }
 
+/* The values the last argument stores stored (isa->arg_store: SPARC). */
+static uint64_t arg_mem[3];
+
 /* A marker's argument i. */
 static uint64_t read_arg(int i)
 {
+    if (isa->arg_store)
+        return arg_mem[i];
     return read_reg(arg_reg[i]);
 }
 
@@ -466,20 +482,33 @@ static void disk_fn_cb(unsigned int vcpu, void *ud)
  * instruction, to spare two calls into QEMU per access:
  *      bits 0-1  log2 of the access size     } valid if bit 3 is set
  *      bit 2     store                       } (else ask QEMU)
- *      bits 4-   the static cost still to come in this instruction's
+ *      bits 4-5  1 + the marker argument it stores (isa->arg_store), or 0
+ *      bits 6-   the static cost still to come in this instruction's
  *                segment, already added: subtract it for the exact time.
  */
 #define UD_KNOWN 8u
 #define UD_STORE 4u
+#define UD_ARG_SHIFT 4
+#define UD_REST_SHIFT 6
 
 static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
 {
     bool store = false;
     int shift = isa->mem_access ? isa->mem_access(bytes, len, &store) : -1;
-    uintptr_t u = (uintptr_t)rest << 4;
+    int arg = isa->arg_store ? isa->arg_store(bytes, len) : -1;
+    uintptr_t u = (uintptr_t)rest << UD_REST_SHIFT;
     if (shift >= 0)
         u |= UD_KNOWN | (store ? UD_STORE : 0) | (uintptr_t)shift;
+    if (arg >= 0)
+        u |= (uintptr_t)(arg + 1) << UD_ARG_SHIFT;
     return u;
+}
+
+/* A marker argument's store: keep the value. */
+static void keep_arg(qemu_plugin_meminfo_t info, uintptr_t u)
+{
+    qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
+    arg_mem[((u >> UD_ARG_SHIFT) & 3) - 1] = v.type == QEMU_PLUGIN_MEM_VALUE_U32 ? v.data.u32 : 0;
 }
 
 static uint64_t load_mcyc, store_mcyc;  /* the extras of one access */
@@ -489,6 +518,8 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
     uintptr_t u = (uintptr_t)ud;
     bool store;
     unsigned size;
+    if (u & (3u << UD_ARG_SHIFT))
+        keep_arg(info, u);
     if (u & UD_KNOWN) {
         store = u & UD_STORE;
         size = 1u << (u & 3);
@@ -520,7 +551,7 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 #ifdef STUB_LEVEL
     if (STUB_LEVEL == 1) { C->bytes_in += pa & 1; return; }
 #endif
-    uint64_t now = now_mcyc() - (u >> 4);
+    uint64_t now = now_mcyc() - (u >> UD_REST_SHIFT);
     C->stall_mcyc += memsys_data(mem, C, now, pa, size, store) - now;
 }
 
@@ -633,6 +664,12 @@ static bool is_trap_pc(uint64_t vaddr)
     return false;
 }
 
+/* The window trap handlers: trap entries too, counted apart. */
+static bool is_window_pc(uint64_t vaddr)
+{
+    return windows && (vaddr == P.wovf_pc || vaddr == P.wunf_pc);
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
@@ -653,7 +690,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         uint8_t *bytes = code[i];
         size_t len = code_len[i] = qemu_plugin_insn_data(insn, bytes, sizeof(code[i]));
         cost[i] = cpi_mcyc + extra_mcyc[isa->classify(bytes, len)];
-        if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
+        if ((P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn))) ||
+            is_window_pc(qemu_plugin_insn_vaddr(insn)))
             cost[i] += trap_mcyc;
         mk[i] = isa->marker(bytes, len);
         pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn));
@@ -729,6 +767,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 e_traps, 1);
+        if (is_window_pc(qemu_plugin_insn_vaddr(insn)))
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64,
+                qemu_plugin_insn_vaddr(insn) == P.wovf_pc ? e_wovf : e_wunf, 1);
         if (P.disk_pc && qemu_plugin_insn_vaddr(insn) == P.disk_pc)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_cb, QEMU_PLUGIN_CB_R_REGS,
                                                    ta ? ta->a[i] : NULL);
@@ -756,8 +798,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
     C = qemu_plugin_scoreboard_find(score, 0);
-    if (vcpu != 0)
-        return;
+    if (vcpu != 0 || isa->arg_store)
+        return;                         /* arguments by store: no registers */
     GArray *regs = qemu_plugin_get_registers();
     for (guint i = 0; i < regs->len; i++) {
         qemu_plugin_reg_descriptor *d = &g_array_index(regs, qemu_plugin_reg_descriptor, i);
@@ -814,13 +856,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     static const struct { const char *target; const struct isa *isa; } targets[] = {
         { "riscv32", &isa_riscv }, { "i386", &isa_x86 }, { "m68k", &isa_m68k },
         { "mipsel", &isa_mips },
+        { "sparc", &isa_sparc },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(targets) && !isa; i++)
         if (strcmp(info->target_name, targets[i].target) == 0)
             isa = targets[i].isa;
     if (!isa) {
         fprintf(stderr, "hwmodel: no instruction classes for target %s "
-                "(riscv32, i386, m68k and mipsel have them)\n", info->target_name);
+                "(riscv32, i386, m68k, mipsel and sparc have them)\n", info->target_name);
         return -1;
     }
     if (!info->system_emulation || info->system.max_vcpus != 1) {
@@ -831,6 +874,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         fprintf(stderr, "hwmodel: cpi must be > 0\n");
         return -1;
     }
+    if (P.disk_pc && isa->arg_store) {
+        fprintf(stderr, "hwmodel: disk_pc= reads register arguments, which QEMU does not show "
+                "for %s: its kernel marks disk requests with the disk marker\n", isa->name);
+        return -1;
+    }
+    windows = P.wovf_pc || P.wunf_pc;
     if (!P.anchor) {
         fprintf(stderr, "hwmodel: anchor=ADDR is needed (the kernel's entry point)\n");
         return -1;
@@ -870,6 +919,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     e_static = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, static_mcyc);
     e_traps = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, traps);
     e_attrib = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, attrib_on);
+    e_wovf = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, wovf);
+    e_wunf = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, wunf);
     regbuf = g_byte_array_new();
     ilines_table = g_hash_table_new(g_bytes_hash, g_bytes_equal);
 

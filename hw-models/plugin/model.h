@@ -36,6 +36,8 @@ struct counters {
     uint64_t insns;                     /* inline: instructions executed      */
     uint64_t static_mcyc;               /* inline: CPI + class extras + traps */
     uint64_t traps;                     /* inline: entries to the trap vector */
+    uint64_t wovf, wunf;                /* inline: register window overflow and
+                                           underflow traps (SPARC) */
     uint64_t stall_mcyc;                /* memory stalls and disk waits       */
     uint64_t loads, stores;
     uint64_t imiss, dmiss, dmiss_w;     /* dmiss_w: the part of dmiss by stores */
@@ -185,6 +187,10 @@ struct isa {
     /* Their gdb register numbers, for a QEMU target that lists no register
      * names to plugins (MIPS in QEMU 10.0); NULL: found by name. */
     const int *arg_regnum;
+    /* An ISA whose registers QEMU does not show plugins (SPARC) passes the
+     * arguments in memory instead: arg_store() says which argument (0-2) an
+     * instruction stores, or -1; the plugin keeps the value it stores. */
+    int (*arg_store)(const uint8_t *insn, size_t len);
     /* Where a C function finds its arguments at its first instruction:
      * NULL: in arg_reg (a register ABI); else on the stack, the first one
      * 4 bytes above this stack pointer (past the return address). */
@@ -195,7 +201,7 @@ struct isa {
     bool (*restarts)(const uint8_t *insn, size_t len);
 };
 
-extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips;
+extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips, isa_sparc;
 
 /* ------------------------------------------------------------ attrib.c */
 
