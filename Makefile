@@ -186,7 +186,7 @@ shell: deps
 TEST_ARCHES := $(patsubst kernel/arch/%/arch.mk,%,$(wildcard kernel/arch/*/arch.mk))
 # Hardware models (hw-models/README.md).  `make calibrate` fits the paper's
 # machines' CPI and memory bandwidth to Tables 1 and 5 (the DECstation and
-# the M/2000 on mips, the Sun-4 on riscv, the Sun-3 on m68k, the VAXes on
+# the M/2000 on mips, the Sun-4 on sparc, the Sun-3 on m68k, the VAXes on
 # vax) and writes them into their
 # profiles; `make sweep` varies one profile field and plots the benchmarks
 # against it (results/sweep-*.csv and .png).
@@ -201,15 +201,17 @@ calibrate: deps
 	$(MAKE) all hwmodel ARCH=riscv
 	$(MAKE) all ARCH=m68k
 	$(MAKE) all ARCH=mips
+	$(MAKE) all ARCH=sparc
 	$(MAKE) all ARCH=vax
 	$(PYTHON) -m harness calibrate
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
-# it: the six machines' models, on riscv, m68k, mips and vax (results/figure1.*).
+# it: the six machines' models, on riscv, m68k, mips, sparc and vax (results/figure1.*).
 figure1: deps
 	$(MAKE) all hwmodel ARCH=riscv
 	$(MAKE) all ARCH=m68k
 	$(MAKE) all ARCH=mips
+	$(MAKE) all ARCH=sparc
 	$(MAKE) all ARCH=vax
 	$(PYTHON) -m harness figure1
 

@@ -56,6 +56,18 @@ def test_free_parameters_are_marked():
         assert re.search(r"^bandwidth_mbs = .*# CALIBRATED", text, re.M), name
 
 
+def test_sun4_is_physically_plausible():
+    """The Sun-4/280 on its own ISA: a memory that takes time to answer,
+    and a fitted bandwidth the 32-bit memory bus could carry (one word per
+    60 ns cycle: 66.7 MB/s), as its profile says."""
+    hw = hwmodel.load_profile("sun4")
+    assert hw.isa == "sparc"
+    mem, cpu = hw.data["memory"], hw.data["cpu"]
+    assert mem["latency_ns"] > 0
+    assert 0 < mem["bandwidth_mbs"] <= mem["bus_bytes"] * cpu["clock_mhz"]
+    assert cpu["mul_extra"] == 0 and cpu["div_extra"] == 0      # V7: no such instructions
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("cpi = ", "# cpi = ", r"\[cpu\] cpi is missing"),
     ("line = 4\nassoc = 1\nwrite_policy", "line = 24\nassoc = 1\nwrite_policy",
