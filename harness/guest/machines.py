@@ -165,6 +165,9 @@ class Machine:
     # Whether user mode reads an instruction counter, so RESULT lines carry
     # insns= (docs/protocol.md); elsewhere only the model counts them.
     counts_insns: bool = False
+    # Test programs of this ISA's own (guests/tests/<arch>/, arch.mk's
+    # ARCH_GUEST_TESTS), run like bench.checks.TEST_PROGRAMS.
+    test_programs: tuple[str, ...] = ()
 
     # ---- the hardware model (harness/model/hwmodel.py)
     # Its back end: "qemu-plugin" (build/hw-models/libhwmodel.so) or "simh"
@@ -292,6 +295,7 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             Qemu("qemu-system-sparc", ("-M", "leon3_generic", "-cpu", "LEON3,nwindows=7",
                                        "-m", "128M")),
             "QEMU leon3_generic, LEON3 (SPARC V8) running V7 code, 7 windows",
+            test_programs=("t_windows",),          # bad stack pointers killed
             model="qemu-plugin", ram=(0x40000000, 128 << 20), model_profile="sun4",
             window_symbols=("window_overflow", "window_underflow"),
             disk_by_symbol=False),             # kernel/arch/sparc/diskhook.c

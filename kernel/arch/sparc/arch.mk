@@ -26,6 +26,9 @@ ARCH_KERNEL_SRCS := boot/sparc/entry.S \
                     kernel/arch/sparc/machine.c
 
 GUEST_LDS       := guests/lib/user.ld
+# The kernel's handling of the user's register windows, tested (SPARC only).
+ARCH_GUEST_TESTS := sparc/t_windows
+
 ARCH_GUEST_SRCS := guests/lib/arch/sparc/crt0.S guests/lib/arch/sparc/syscall.S guests/lib/arch/sparc/traps.S \
                    guests/lib/arch/sparc/bench_arch.S guests/lib/arch/sparc/muldiv.S \
                    guests/lib/arch/sparc/divdi3.c

@@ -59,6 +59,14 @@ static struct fault fault_info(struct trapframe *tf)
     return f;
 }
 
+/* A window of this process could not be written to its stack: kill it. */
+static void lost_window(struct trapframe *tf)
+{
+    if (!curproc->killed)
+        proc_fault("bad_stack", tf->pc, tf->o[6]);
+    trap_user_return();                 /* exits: the process was killed */
+}
+
 static int is_interrupt(uint32 tt)
 {
     return tt > TT_INTR(0) && tt <= TT_INTR(15);
@@ -87,6 +95,12 @@ void trap(struct trapframe *tf)
     }
 
     kstats.traps++;
+    /* One of the process's windows could not be written to its stack
+     * (windows.S: its %sp was bad) since it last entered the kernel: its
+     * registers are gone, and so is the process, before it does anything
+     * more (the same check follows the trap's work, which may lose one too). */
+    if (tf->wfault)
+        lost_window(tf);
     if (tt == TT_TRAP(ST_SYSCALL)) {
         tf->pc = tf->npc;                   /* return past the ta */
         tf->npc += 4;
@@ -101,10 +115,8 @@ void trap(struct trapframe *tf)
         struct fault f = fault_info(tf);
         proc_fault(f.why, tf->pc, f.addr);
     }
-    /* One of the process's windows could not be written to its stack
-     * (windows.S): its registers are gone, and so is the process. */
-    if (tf->wfault && !curproc->killed)
-        proc_fault("bad_stack", tf->pc, tf->o[6]);
+    if (tf->wfault)
+        lost_window(tf);
     trap_user_return();
 }
 
