@@ -31,4 +31,4 @@ ARCH_GUEST_TESTS := sparc/t_windows
 
 ARCH_GUEST_SRCS := guests/lib/arch/sparc/crt0.S guests/lib/arch/sparc/syscall.S guests/lib/arch/sparc/traps.S \
                    guests/lib/arch/sparc/bench_arch.S guests/lib/arch/sparc/muldiv.S \
-                   guests/lib/arch/sparc/divdi3.c
+                   guests/lib/arch/sparc/divdi3.c guests/lib/arch/sparc/regs.S
