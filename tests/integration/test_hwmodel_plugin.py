@@ -307,12 +307,12 @@ def test_sparc_argument_slots_hold_only_marker_arguments():
     if objdump is None or not (build / "kernel.elf").exists():
         pytest.skip("no sparc build")
     files = [build / "kernel.elf", *sorted((build / "guests" / "bin").iterdir()),
-             *sorted((build / "guests" / "tests").iterdir())]
+             *sorted((build / "guests" / "tests").rglob("t_*"))]
     slot = re.compile(r"\sst\s+%\w+, \[ %sp \+ 0x(44|48|4c) \]")
     marker = re.compile(r"\smov\s+0x7e[57], %g0")
     stores = 0
     for f in files:
-        if f.suffix == ".o":
+        if f.suffix == ".o" or not f.is_file():
             continue
         lines = subprocess.run([objdump, "-d", str(f)], capture_output=True, text=True,
                                check=True).stdout.splitlines()
