@@ -602,7 +602,8 @@ static void tb_icache_cb(unsigned int vcpu, void *ud)
         L->a->stall_mcyc += t - now;
 }
 
-/* A block ran while the attributed region was open: count its instructions. */
+/* A segment of a block (see tb_trans) ran while the attributed region was
+ * open: count its instructions. */
 struct tb_attrib {
     uint32_t n;
     struct attrib_insn *a[];
@@ -713,8 +714,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             ta->a[i] = attrib_insn(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn),
                                    pa[i] == NO_PADDR ? UINT64_MAX : pa[i], cost[i]);
         }
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                                  QEMU_PLUGIN_COND_NE, e_attrib, 0, ta);
     }
     if (nlines > 0)
         qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_icache_cb, QEMU_PLUGIN_CB_NO_REGS,
@@ -727,7 +726,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
      * callback on it, so a marker's callback sees its own segment counted.
      * An exception in the middle of a segment leaves the instructions after
      * it counted but not run; where that is routine (isa->restarts: the
-     * loads and stores whose TLB misses MIPS refills in software) a segment
+     * loads and stores whose TLB misses MIPS refills in software, SPARC's
+     * save and restore on register window overflow and underflow) a segment
      * also ends at each such instruction, so that only the instruction the
      * kernel restarts is counted again (the processor issues it twice). */
     size_t s = 0;
@@ -743,6 +743,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                                             e_insns, i - s + 1);
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_ADD_U64,
                                                             e_static, sum);
+        if (ta) {                       /* executions, counted as the segment is */
+            struct tb_attrib *seg = g_malloc(sizeof(*seg) + (i - s + 1) * sizeof(seg->a[0]));
+            seg->n = i - s + 1;
+            for (size_t k = s; k <= i; k++)
+                seg->a[k - s] = ta->a[k];
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(first, tb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                                        QEMU_PLUGIN_COND_NE, e_attrib, 0, seg);
+        }
         /* each instruction's memory callback learns what is still to come */
         uint64_t rest = sum;
         for (size_t k = s; k <= i; k++) {

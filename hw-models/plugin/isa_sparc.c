@@ -114,12 +114,23 @@ static int arg_store(const uint8_t *insn, size_t len)
     return -1;
 }
 
+/* save and restore: they trap when they meet the invalid window, and run
+ * again when the window handler returns. */
+static bool restarts(const uint8_t *insn, size_t len)
+{
+    if (len != 4)
+        return false;
+    uint32_t w = word(insn);
+    return OP(w) == 2 && (OP3(w) == 0x3c || OP3(w) == 0x3d);
+}
+
 const struct isa isa_sparc = {
     .name = "sparc",
     .classify = classify,
     .marker = marker,
     .mem_access = mem_access,
     .arg_store = arg_store,             /* no registers: arguments by store */
+    .restarts = restarts,
     .stack_reg = NULL,
     .big_endian = true,
 };

@@ -197,7 +197,8 @@ struct isa {
     const char *stack_reg;
     bool big_endian;                    /* byte order of the mailbox and the stack */
     /* Instructions that routinely trap and are run again when the kernel
-     * returns (MIPS: loads and stores, on a TLB miss); NULL: none. */
+     * returns (MIPS: loads and stores, on a TLB miss; SPARC: save and
+     * restore, on a register window overflow or underflow); NULL: none. */
     bool (*restarts)(const uint8_t *insn, size_t len);
 };
 
