@@ -186,10 +186,6 @@ class Machine:
     # SPARC's register window overflow and underflow handlers: traps too,
     # which the plugin counts apart (wovf=, wunf= in its records).
     window_symbols: tuple[str, str] | None = None
-    # Whether the model charges disk requests at the kernel's disk_request()
-    # (its arguments read from the registers); False where QEMU shows the
-    # plugin no registers (SPARC), whose kernel marks each request itself.
-    disk_by_symbol: bool = True
     model_profile: str = ""          # the profile the tests time this ISA with
 
     # The file whose presence means "this ISA is ported"; default
@@ -297,8 +293,7 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             "QEMU leon3_generic, LEON3 (SPARC V8) running V7 code, 7 windows",
             test_programs=("t_windows",),          # bad stack pointers killed
             model="qemu-plugin", ram=(0x40000000, 128 << 20), model_profile="sun4",
-            window_symbols=("window_overflow", "window_underflow"),
-            disk_by_symbol=False),             # kernel/arch/sparc/diskhook.c
+            window_symbols=("window_overflow", "window_underflow")),
     Machine("vax",
             # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
             # and the hardware model (simh/); a stock /usr/bin/vax boots the

@@ -327,9 +327,7 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
             if addr is None:
                 raise SetupError(f"{elf}: no symbol {name!r} (a window trap handler)")
             args.append(f"{key}={addr:#x}")
-        # (A kernel whose arguments the plugin cannot read marks its disk
-        # requests itself, with the disk marker: no disk_pc then.)
-        disk = syms.address(DISK_SYMBOL) if machine.disk_by_symbol else None
+        disk = syms.address(DISK_SYMBOL)
         if disk is not None:
             args += [f"disk_pc={disk:#x}", f"disk_block={block_size()}"]
     for a in args:

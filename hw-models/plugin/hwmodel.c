@@ -214,7 +214,7 @@ static bool windows;                    /* wovf_pc or wunf_pc given */
 static bool attributing;                /* attrib= given */
 static uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc;
 static uint64_t clock_khz;
-static struct qemu_plugin_register *arg_reg[3], *stack_reg;
+static struct qemu_plugin_register *arg_reg[3], *stack_reg, *in_reg[3];
 static GByteArray *regbuf;
 static FILE *out, *trace;
 static bool tracing;
@@ -381,14 +381,9 @@ static uint64_t read_reg(struct qemu_plugin_register *r)
     return guest_uint(regbuf->data, n);
 }
 
-/* The values the last argument stores stored (isa->arg_store: SPARC). */
-static uint64_t arg_mem[3];
-
 /* A marker's argument i. */
 static uint64_t read_arg(int i)
 {
-    if (isa->arg_store)
-        return arg_mem[i];
     return read_reg(arg_reg[i]);
 }
 
@@ -477,38 +472,37 @@ static void disk_fn_cb(unsigned int vcpu, void *ud)
     disk_charge(block * (P.disk_block / 512), n * P.disk_block, ud);
 }
 
+/* The same, one instruction later, where disk_request() begins with a
+ * SPARC save (isa->opens_window): the save may take a window overflow
+ * trap and run again, which would charge the request twice, and after it
+ * the arguments are in %i0-%i2. */
+static uint64_t disk_after_pc;
+
+static void disk_fn_in_cb(unsigned int vcpu, void *ud)
+{
+    uint64_t block = read_reg(in_reg[1]), n = read_reg(in_reg[2]);
+    disk_charge(block * (P.disk_block / 512), n * P.disk_block, ud);
+}
+
 /*
  * Every load and store.  `ud` packs what translation knew about the
  * instruction, to spare two calls into QEMU per access:
  *      bits 0-1  log2 of the access size     } valid if bit 3 is set
  *      bit 2     store                       } (else ask QEMU)
- *      bits 4-5  1 + the marker argument it stores (isa->arg_store), or 0
- *      bits 6-   the static cost still to come in this instruction's
+ *      bits 4-   the static cost still to come in this instruction's
  *                segment, already added: subtract it for the exact time.
  */
 #define UD_KNOWN 8u
 #define UD_STORE 4u
-#define UD_ARG_SHIFT 4
-#define UD_REST_SHIFT 6
 
 static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
 {
     bool store = false;
     int shift = isa->mem_access ? isa->mem_access(bytes, len, &store) : -1;
-    int arg = isa->arg_store ? isa->arg_store(bytes, len) : -1;
-    uintptr_t u = (uintptr_t)rest << UD_REST_SHIFT;
+    uintptr_t u = (uintptr_t)rest << 4;
     if (shift >= 0)
         u |= UD_KNOWN | (store ? UD_STORE : 0) | (uintptr_t)shift;
-    if (arg >= 0)
-        u |= (uintptr_t)(arg + 1) << UD_ARG_SHIFT;
     return u;
-}
-
-/* A marker argument's store: keep the value. */
-static void keep_arg(qemu_plugin_meminfo_t info, uintptr_t u)
-{
-    qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
-    arg_mem[((u >> UD_ARG_SHIFT) & 3) - 1] = v.type == QEMU_PLUGIN_MEM_VALUE_U32 ? v.data.u32 : 0;
 }
 
 static uint64_t load_mcyc, store_mcyc;  /* the extras of one access */
@@ -518,8 +512,6 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
     uintptr_t u = (uintptr_t)ud;
     bool store;
     unsigned size;
-    if (u & (3u << UD_ARG_SHIFT))
-        keep_arg(info, u);
     if (u & UD_KNOWN) {
         store = u & UD_STORE;
         size = 1u << (u & 3);
@@ -551,7 +543,7 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 #ifdef STUB_LEVEL
     if (STUB_LEVEL == 1) { C->bytes_in += pa & 1; return; }
 #endif
-    uint64_t now = now_mcyc() - (u >> UD_REST_SHIFT);
+    uint64_t now = now_mcyc() - (u >> 4);
     C->stall_mcyc += memsys_data(mem, C, now, pa, size, store) - now;
 }
 
@@ -779,8 +771,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                 insn, QEMU_PLUGIN_INLINE_ADD_U64,
                 qemu_plugin_insn_vaddr(insn) == P.wovf_pc ? e_wovf : e_wunf, 1);
-        if (P.disk_pc && qemu_plugin_insn_vaddr(insn) == P.disk_pc)
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_cb, QEMU_PLUGIN_CB_R_REGS,
+        uint64_t va = qemu_plugin_insn_vaddr(insn);
+        if (P.disk_pc && va == P.disk_pc) {
+            if (isa->opens_window && isa->opens_window(code[i], code_len[i]))
+                disk_after_pc = va + code_len[i];
+            else
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_cb, QEMU_PLUGIN_CB_R_REGS,
+                                                       ta ? ta->a[i] : NULL);
+        }
+        if (disk_after_pc && va == disk_after_pc)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_in_cb, QEMU_PLUGIN_CB_R_REGS,
                                                    ta ? ta->a[i] : NULL);
         switch (mk[i]) {
         case MK_REGION:
@@ -806,8 +806,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
     C = qemu_plugin_scoreboard_find(score, 0);
-    if (vcpu != 0 || isa->arg_store)
-        return;                         /* arguments by store: no registers */
+    if (vcpu != 0)
+        return;
     GArray *regs = qemu_plugin_get_registers();
     for (guint i = 0; i < regs->len; i++) {
         qemu_plugin_reg_descriptor *d = &g_array_index(regs, qemu_plugin_reg_descriptor, i);
@@ -822,9 +822,12 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
      * gdb number + 1 (QEMU 10.0, plugins/api.c create_register_handles),
      * and qemu_plugin_read_register reads core registers by that number
      * whether or not they are listed. */
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         if (!arg_reg[k] && isa->arg_regnum)
             arg_reg[k] = (struct qemu_plugin_register *)(uintptr_t)(isa->arg_regnum[k] + 1);
+        if (isa->in_regnum)
+            in_reg[k] = (struct qemu_plugin_register *)(uintptr_t)(isa->in_regnum[k] + 1);
+    }
     for (int k = 0; k < 3; k++)
         if (!arg_reg[k])
             say("HWWARN what=no_register name=%s\n", isa->arg_reg[k]);
@@ -880,11 +883,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     }
     if (!(P.cpi > 0)) {
         fprintf(stderr, "hwmodel: cpi must be > 0\n");
-        return -1;
-    }
-    if (P.disk_pc && isa->arg_store) {
-        fprintf(stderr, "hwmodel: disk_pc= reads register arguments, which QEMU does not show "
-                "for %s: its kernel marks disk requests with the disk marker\n", isa->name);
         return -1;
     }
     windows = P.wovf_pc || P.wunf_pc;

@@ -13,21 +13,18 @@
  * The markers are `or %g0, IMM, %g0`: writing %g0 makes them no-ops.
  *
  *      IMM     encoding    meaning                         arguments
- *      0x7e5   0x801027e5  timed region begin / end        [%sp+68] = id<<1 | end
+ *      0x7e5   0x801027e5  timed region begin / end        %o0 = id<<1 | end
  *      0x7e6   0x801027e6  read the modelled clock         (mailbox)
- *      0x7e7   0x801027e7  disk request                    [%sp+68] = sector,
- *                                                          [%sp+72] = bytes,
- *                                                          [%sp+76] = 1 if write
+ *      0x7e7   0x801027e7  disk request                    %o0 = sector, %o1 = bytes,
+ *                                                          %o2 = 1 if write
  *
- * QEMU 10.0 gives plugins no SPARC registers (the SPARC target has no GDB
- * register description, which the plugin register API is built on), so a
- * marker's arguments travel in memory: the guest stores argument i into
- * the SPARC ABI's argument slot [%sp + 68 + 4i] just before the marker.
- * arg_store() recognises those stores, `st %rN, [%sp + 68 + 4i]`, and the
- * plugin keeps the values they store (hwmodel.c).  GCC never stores into
- * these slots of the current frame (they belong to the callee), so the
- * only such stores are the markers' (kernel/arch/sparc/hwmarker.h,
- * guests/lib/arch/sparc/bench_arch.S).
+ * QEMU 10.0 lists no SPARC registers to plugins (its SPARC target has no
+ * GDB register description), so the argument registers are also given by
+ * their GDB numbers, as on MIPS (hwmodel.c makes the handles): %o0-%o2 are
+ * 8-10.  The markers' arguments are in %o0-%o2 (leaf routines: no save
+ * before them), and so are a C function's at its first instruction; once
+ * its save has run they are in %i0-%i2 (24-26).  A save or restore may
+ * take a window trap and run again: restarts() names them.
  *
  * The clock marker's mailbox is the 16 bytes from 16 bytes after it, as on
  * RISC-V, big-endian.
@@ -101,19 +98,6 @@ static enum marker marker(const uint8_t *insn, size_t len)
     }
 }
 
-/* `st %rN, [%sp + 68 + 4i]` -> i; else -1.  (op 3, op3 4, rs1 = %o6 = 14,
- * immediate form; rd is whatever register the compiler chose.) */
-static int arg_store(const uint8_t *insn, size_t len)
-{
-    if (len != 4)
-        return -1;
-    uint32_t w = word(insn) & ~(0x1fu << 25);
-    for (int i = 0; i < 3; i++)
-        if (w == (3u << 30 | 0x04u << 19 | 14u << 14 | 1u << 13 | (uint32_t)(68 + 4 * i)))
-            return i;
-    return -1;
-}
-
 /* save and restore: they trap when they meet the invalid window, and run
  * again when the window handler returns. */
 static bool restarts(const uint8_t *insn, size_t len)
@@ -124,12 +108,24 @@ static bool restarts(const uint8_t *insn, size_t len)
     return OP(w) == 2 && (OP3(w) == 0x3c || OP3(w) == 0x3d);
 }
 
+static const int arg_regnum[3] = { 8, 9, 10 };     /* gdb numbers of %o0-%o2 */
+static const int in_regnum[3] = { 24, 25, 26 };     /* ... and of %i0-%i2 */
+
+/* save: the caller's %o0-%o2 become the callee's %i0-%i2. */
+static bool opens_window(const uint8_t *insn, size_t len)
+{
+    return len == 4 && OP(word(insn)) == 2 && OP3(word(insn)) == 0x3c;
+}
+
 const struct isa isa_sparc = {
     .name = "sparc",
     .classify = classify,
     .marker = marker,
     .mem_access = mem_access,
-    .arg_store = arg_store,             /* no registers: arguments by store */
+    .arg_reg = { "o0", "o1", "o2" },
+    .arg_regnum = arg_regnum,
+    .opens_window = opens_window,
+    .in_regnum = in_regnum,
     .restarts = restarts,
     .stack_reg = NULL,
     .big_endian = true,

@@ -185,17 +185,19 @@ struct isa {
     int (*mem_access)(const uint8_t *insn, size_t len, bool *store);
     const char *arg_reg[3];             /* registers holding marker arguments */
     /* Their gdb register numbers, for a QEMU target that lists no register
-     * names to plugins (MIPS in QEMU 10.0); NULL: found by name. */
+     * names to plugins (MIPS and SPARC in QEMU 10.0); NULL: found by name. */
     const int *arg_regnum;
-    /* An ISA whose registers QEMU does not show plugins (SPARC) passes the
-     * arguments in memory instead: arg_store() says which argument (0-2) an
-     * instruction stores, or -1; the plugin keeps the value it stores. */
-    int (*arg_store)(const uint8_t *insn, size_t len);
     /* Where a C function finds its arguments at its first instruction:
      * NULL: in arg_reg (a register ABI); else on the stack, the first one
      * 4 bytes above this stack pointer (past the return address). */
     const char *stack_reg;
     bool big_endian;                    /* byte order of the mailbox and the stack */
+    /* SPARC: the instruction that opens a function's register window (save),
+     * after which its arguments are in in_regnum's registers (%i0-%i2), not
+     * in arg_reg.  A save may trap and run again (window overflow), so a
+     * callback at a function's entry goes on the instruction after it. */
+    bool (*opens_window)(const uint8_t *insn, size_t len);
+    const int *in_regnum;
     /* Instructions that routinely trap and are run again when the kernel
      * returns (MIPS: loads and stores, on a TLB miss; SPARC: save and
      * restore, on a register window overflow or underflow); NULL: none. */

@@ -9,10 +9,7 @@
 CROSS       := sparc64-linux-gnu-
 ARCH_ENDIAN := big            # mkfs writes a big-endian file-system image
 ARCH_CFLAGS := -m32 -mcpu=v7 -msoft-float -fno-asynchronous-unwind-tables
-# --wrap: the RAM disk's requests pass through diskhook.c (the hardware
-# model's disk marker; guests have no such calls, so it changes nothing there).
-ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack \
-                -Wl,--wrap=ramdisk_read -Wl,--wrap=ramdisk_write
+ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack
 LIBGCC      :=
 
 KERNEL_LDS  := kernel/arch/sparc/kernel.ld
@@ -22,8 +19,7 @@ ARCH_KERNEL_SRCS := boot/sparc/entry.S \
                     kernel/arch/sparc/mmu.c kernel/arch/sparc/uart.c \
                     kernel/arch/sparc/irqmp.c kernel/arch/sparc/timer.c \
                     kernel/arch/sparc/usercopy.S kernel/arch/sparc/muldiv.S \
-                    kernel/arch/sparc/divdi3.c kernel/arch/sparc/diskhook.c \
-                    kernel/arch/sparc/machine.c
+                    kernel/arch/sparc/divdi3.c kernel/arch/sparc/machine.c
 
 GUEST_LDS       := guests/lib/user.ld
 # The kernel's handling of the user's register windows, tested (SPARC only).

@@ -60,21 +60,19 @@ bench_insns:
      mov  0, %o1
 
 /*
- * The timed-region marker: `or %g0, 0x7e5, %g0`, a no-op that a QEMU
- * plugin (hw-models/) recognises (0x801027e5).  QEMU 10.0 shows a plugin
- * no SPARC registers, so the argument goes through memory: it is stored
- * into the first argument slot of the caller's frame, [%sp + 68] (the
- * ABI's place for a leaf like us to keep its first argument), and the
- * model reads the value the store carries:
+ * The timed-region marker: `or %g0, 0x7e5, %g0`.  Writing %g0, which stays
+ * 0, makes it a no-op; a QEMU plugin (hw-models/) recognises this exact
+ * encoding (0x801027e5) and reads %o0 when it executes:
  *
- *      [%sp + 68] = (id << 1) | 0      bench_region_begin(id)
- *      [%sp + 68] = (id << 1) | 1      bench_region_end(id)
+ *      %o0 = (id << 1) | 0      bench_region_begin(id)
+ *      %o0 = (id << 1) | 1      bench_region_end(id)
+ *
+ * (These are leaves: no save, so the argument is still in %o0.)
  */
     .globl bench_region_begin
     .type bench_region_begin, #function
 bench_region_begin:
     sll   %o0, 1, %o0
-    st    %o0, [%sp + 68]
     or    %g0, 0x7e5, %g0
     retl
      nop
@@ -84,7 +82,6 @@ bench_region_begin:
 bench_region_end:
     sll   %o0, 1, %o0
     or    %o0, 1, %o0
-    st    %o0, [%sp + 68]
     or    %g0, 0x7e5, %g0
     retl
      nop
