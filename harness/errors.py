@@ -67,3 +67,10 @@ class GuestExited(GuestError):
 
 class BenchmarkError(HarnessError):
     """A benchmark or test program ran but its output is not acceptable."""
+
+
+class UsageError(HarnessError):
+    """The command line asks for something that cannot be done as asked:
+    a run that does not exist, two runs that cannot be compared."""
+
+    exit_code = 2

@@ -52,7 +52,7 @@ def fake_machine(monkeypatch):
     def register(*options: str) -> machines.Machine:
         rel = str(FAKE.relative_to(ROOT))
         m = machines.Machine("fake", FakeEmulator(options), "the fake guest", image=rel,
-                             boot_timeout=10, port_file=rel)
+                             boot_timeout=10, port_file=rel, build_stamp=False)
         monkeypatch.setitem(machines.MACHINES, "fake", m)
         return m
 
