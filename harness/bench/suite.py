@@ -28,36 +28,66 @@ class Benchmark:
     cases: tuple[str, ...]      # the `case=` fields it must print
     timeout: float              # seconds of host time for the whole program
     command: str = ""           # what to type at the shell; default: name
+    # The shorter run the model commands use (sweep, attribute, calibrate):
+    # they boot once per point, under a model that runs 3-20x slower.  Its
+    # cases, if it prints fewer (createdelete and andrew: one policy).
+    short: str = ""
+    short_cases: tuple[str, ...] = ()
+    # In the default suite: the paper's eight benchmarks.  `mips`, the
+    # integer benchmark that rates a model against Table 1, runs when named.
+    in_suite: bool = True
+    paper: str = ""             # where the paper defines it; "" for none
 
     @property
     def command_line(self) -> str:
         return self.command or self.name
+
+    @property
+    def short_command(self) -> str:
+        return self.short or self.command_line
+
+    @property
+    def short_case_names(self) -> tuple[str, ...]:
+        """The cases the short run prints, in order (region 2, 4, ... under a model)."""
+        return self.short_cases or self.cases
 
 
 # The file system's write policies (guests/bin/policy.c).  createdelete and
 # andrew run once under each, and name their cases "<size or phase>-<policy>".
 POLICIES = ("sync", "delayed", "writethrough")
 
+# The one list of benchmarks: every command that takes --bench takes these
+# (docs/harness.md); `run` and `overhead` run the suite's by default.
 BENCHMARKS: tuple[Benchmark, ...] = (
-    Benchmark("getpid", ("call",), 60),
-    Benchmark("cswitch", ("roundtrip",), 90),
-    Benchmark("select", ("1empty", "10empty", "10full"), 90),
-    Benchmark("bcopy", ("cached", "uncached"), 120),
+    Benchmark("getpid", ("call",), 60, short="getpid -n 20000", paper="Table 2"),
+    Benchmark("cswitch", ("roundtrip",), 90, short="cswitch -n 2000", paper="Table 3"),
+    Benchmark("select", ("1empty", "10empty", "10full"), 90, short="select -n 2000",
+              paper="Table 4"),
+    Benchmark("bcopy", ("cached", "uncached"), 120, short="bcopy -c 8K -u 1M -n 4",
+              paper="Table 5"),
     # the file benchmarks: Tables 6, 9, 10 and 7-8
-    Benchmark("readcache", ("1mb",), 120),
-    Benchmark("openclose", ("foo", "/a/b/c/foo"), 120),
-    Benchmark("createdelete", tuple(f"{kb}k-{p}" for p in POLICIES for kb in (0, 10, 100)), 300),
-    Benchmark("andrew", tuple(f"{ph}-{p}" for p in POLICIES for ph in ("copy", "compile")), 600),
+    Benchmark("readcache", ("1mb",), 120, short="readcache -n 2", paper="Table 6"),
+    Benchmark("openclose", ("foo", "/a/b/c/foo"), 120, short="openclose -n 1000",
+              paper="Table 9"),
+    Benchmark("createdelete", tuple(f"{kb}k-{p}" for p in POLICIES for kb in (0, 10, 100)), 300,
+              short="createdelete -p sync -n 20",
+              short_cases=("0k-sync", "10k-sync", "100k-sync"), paper="Table 10"),
+    Benchmark("andrew", tuple(f"{ph}-{p}" for p in POLICIES for ph in ("copy", "compile")), 600,
+              short="andrew -p sync", short_cases=("copy-sync", "compile-sync"),
+              paper="Tables 7-8"),
+    Benchmark("mips", ("integer",), 120, short="mips -n 5000", in_suite=False,
+              paper="Table 1"),
 )
 
 BY_NAME = {b.name: b for b in BENCHMARKS}
+SUITE = tuple(b.name for b in BENCHMARKS if b.in_suite)
 
 
 def choose(names: Iterable[str] | None) -> list[Benchmark]:
-    """The named benchmarks in suite order; all of them for None or empty."""
+    """The named benchmarks in list order; the suite's for None or empty."""
     wanted = list(names or [])
     if not wanted:
-        return list(BENCHMARKS)
+        return [b for b in BENCHMARKS if b.in_suite]
     unknown = [n for n in wanted if n not in BY_NAME]
     if unknown:
         raise BenchmarkError(f"unknown benchmark {unknown[0]!r} "

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import ROOT
+from ..bench import suite
 from ..errors import HarnessError
 from ..guest import machines
 from ..guest.elfsyms import Symbols, load_range
 from . import hwmodel
 from .runs import run_model
-from .sweep import CASES
 
 
 @dataclass
@@ -65,9 +65,10 @@ def attribute(profile: str, command: str, region: int | None = None, arch: str |
               case: str | None = None) -> tuple[list[FunctionCost], dict]:
     """region: the timed region to split (default 2, the first case's); or
     case: the region of that case of the benchmark `command` runs
-    (sweep.CASES says which cases it prints, in order)."""
+    (the benchmark's short_case_names, in order: harness/bench/suite.py)."""
     if case is not None:
-        cases = CASES.get(command.split()[0], ())
+        b = suite.BY_NAME.get(command.split()[0])
+        cases = b.short_case_names if b else ()
         if case not in cases:
             raise HarnessError(f"{command!r} prints no case {case!r} "
                                f"(its cases: {', '.join(cases) or 'unknown'})")

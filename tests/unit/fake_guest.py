@@ -14,7 +14,7 @@ commands with canned protocol lines.  Options make it misbehave:
   --hang-on CMD               treat CMD like `hang` (repeatable)
   --pidfile PATH              write our pid there (tests check it is gone)
 
-Commands: getpid cswitch select bcopy readcache openclose createdelete andrew
+Commands: getpid cswitch select bcopy readcache openclose createdelete andrew mips
 (canned RESULT lines, values in CANNED below), echo WORDS, t_ok, t_bad, t_fault, t_nosummary, noresult,
 failbench, badresult, zeronet, killedbench, hang, panic, slow SECONDS, exit,
 garbage, halt.  Anything else: "exec NAME failed".
@@ -71,6 +71,8 @@ CANNED = {
         "files=46 kbytes=346"
         for p in ("sync", "delayed", "writethrough") for ph in ("copy", "compile")
     ],
+    "mips": ["RESULT bench=mips case=integer iters=20000 ns=13000000 loop_ns=40000 "
+             "insns=13000000 loop_insns=40000"],
     "t_ok": ["t_ok: starting", "PASS name=one", "PASS name=two",
              "SUMMARY passed=2 failed=0 skipped=0"],
     "t_bad": ["PASS name=one", "FAIL name=two why=got_3_wanted_4",

@@ -18,9 +18,10 @@ def out(*lines: str) -> Output:
 
 
 def test_suite_is_the_papers_benchmarks():
-    assert [b.name for b in suite.BENCHMARKS] == ["getpid", "cswitch", "select", "bcopy",
-                                                  "readcache", "openclose", "createdelete",
-                                                  "andrew"]
+    assert suite.SUITE == ("getpid", "cswitch", "select", "bcopy", "readcache", "openclose",
+                           "createdelete", "andrew")
+    # one list: the suite's, then the integer benchmark the model commands rate MIPS with
+    assert [b.name for b in suite.BENCHMARKS] == [*suite.SUITE, "mips"]
     assert suite.BY_NAME["select"].cases == ("1empty", "10empty", "10full")
     assert suite.BY_NAME["bcopy"].cases == ("cached", "uncached")
     assert suite.BY_NAME["openclose"].cases == ("foo", "/a/b/c/foo")
@@ -30,8 +31,22 @@ def test_suite_is_the_papers_benchmarks():
     assert all(b.timeout > 0 for b in suite.BENCHMARKS)
 
 
+def test_short_runs_print_a_subset_of_the_cases_in_order():
+    """What attribute --case counts on: a short run prints these cases in
+    this order, the suite's own (createdelete and andrew: their sync ones)."""
+    for b in suite.BENCHMARKS:
+        assert b.short_command.split()[0] == b.name
+        cases = list(b.short_case_names)
+        assert cases == [c for c in b.cases if c in cases], b.name
+        if "-p sync" in b.short_command:
+            assert cases and all(c.endswith("-sync") for c in cases), b.name
+        else:
+            assert tuple(cases) == b.cases, b.name
+
+
 def test_choose():
-    assert suite.choose(None) == list(suite.BENCHMARKS)
+    assert [b.name for b in suite.choose(None)] == list(suite.SUITE)
+    assert [b.name for b in suite.choose(["mips", "getpid"])] == ["getpid", "mips"]
     assert [b.name for b in suite.choose(["bcopy", "getpid"])] == ["getpid", "bcopy"]
     with pytest.raises(BenchmarkError, match="unknown benchmark 'lat_fs'"):
         suite.choose(["lat_fs"])
@@ -77,12 +92,12 @@ def test_run_suite_on_fake_guest(fake_guest):
     seen = []
     runs = suite.run_suite(g, suite.BENCHMARKS, progress=lambda r: seen.append(r.bench.name))
     assert seen == ["getpid", "cswitch", "select", "bcopy", "readcache", "openclose",
-                    "createdelete", "andrew"]
+                    "createdelete", "andrew", "mips"]
     results = suite.all_results(runs)
     assert [(r.bench, r.case) for r in results][:7] == [
         ("getpid", "call"), ("cswitch", "roundtrip"), ("select", "1empty"),
         ("select", "10empty"), ("select", "10full"), ("bcopy", "cached"), ("bcopy", "uncached")]
-    assert len(results) == 7 + 1 + 2 + 9 + 6
+    assert len(results) == 7 + 1 + 2 + 9 + 6 + 1
     by = {(r.bench, r.case): r for r in results}
     assert by["getpid", "call"].ns_per_op == 300
     assert by["cswitch", "roundtrip"].ms_per_op == 0.025
