@@ -146,11 +146,16 @@ $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/plugin/*.h) $(QEMU_PLUGIN_H)
 	    -o $@ $(HWMODEL_SRCS) -lm
 
 # ---------------------------------------------------------------- commands
-.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel calibrate sweep figure1
+.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel calibrate sweep figure1 compare
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
+# Each build ends by stamping what it was made from (the hashes of its
+# sources and images), which the harness checks before it boots anything:
+# harness/guest/buildstamp.py.
 all: $(BUILD)/kernel.elf $(ARCH_ALL)
+	@$(PYTHON) -m harness.guest.buildstamp write $(ARCH)
 
 hwmodel: $(HWMODEL_SO)
+	@$(PYTHON) -m harness.guest.buildstamp write hwmodel
 
 # A cross toolchain of our own, for ISAs Debian has none for (arch.mk's ARCH_TOOLCHAIN).
 toolchain:
@@ -170,9 +175,16 @@ $(BUILD)/ousterhout.iso: $(BUILD)/kernel.elf boot/x86/grub.cfg
 deps:
 	@scripts/install-deps.sh
 
+# TAG=name keeps this run apart: results/ARCH-PROFILE-TAG/ (docs/harness.md).
 run: deps
 	$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE)
+	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(if $(TAG),--tag $(TAG))
+
+# Two runs side by side, per benchmark and case: A and B are tags or run
+# directories (make compare A=before B=after).
+compare:
+	@test -n "$(A)" -a -n "$(B)" || { echo "make compare: give A=tag-or-run-dir B=tag-or-run-dir" >&2; exit 2; }
+	$(PYTHON) -m harness compare $(A) $(B)
 
 shell: deps
 	$(MAKE) all hwmodel ARCH=$(ARCH)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import ROOT, __version__
-from .bench import checks, report, suite
+from .bench import checks, compare, provenance, report, rundir, suite
 from .errors import HarnessError
 from .guest import machines
 from .model import attribute, calibrate, figure1, hwmodel, overhead, profiles, runs, sweep
@@ -89,12 +89,8 @@ class Option:
                             action="append" if self.repeat else "store")
 
 
-def _suite_names() -> list[str]:
+def _bench_names() -> list[str]:
     return list(suite.BY_NAME)
-
-
-def _sweep_names() -> list[str]:
-    return list(sweep.COMMANDS)
 
 
 ARCH = Option("--arch", "ISA", "the ISA to boot", choices=machines.names,
@@ -104,8 +100,8 @@ PROFILE = Option("--profile", "NAME", "timing profile (hw-models/profiles/NAME.t
                  choices=profiles.names)
 MODEL = PROFILE.but(help="the machine's hardware model (hw-models/profiles/NAME.toml)",
                     default=None, default_help="", required=True, choices=profiles.model_names)
-BENCH = Option("--bench", "NAME", "benchmark", choices=_suite_names, repeat=True,
-               default_help="all of them")
+BENCH = Option("--bench", "NAME", "benchmark", choices=_bench_names, repeat=True,
+               default_help="the paper's eight: " + ", ".join(suite.SUITE))
 CASE = Option("--case", "CASE", "a case of the benchmark, as its RESULT lines name it")
 OUT = Option("--out", "DIR", "where to write the results", default="results")
 TIMEOUT = Option("--timeout", "SECONDS", "host seconds allowed per program", type=float)
@@ -131,39 +127,40 @@ def cmd_run(args: argparse.Namespace) -> int:
     benches = suite.choose(args.bench)
     machine, profile = _machine_and_profile(args)
     out = Path(args.out)
-    stem = f"{args.arch}-{args.profile}"
-    log_path = out / f"{stem}.log"
-    guest = runs.start(machine, profile.hw, log_path)
-    _say(f"harness: booting {args.arch} (profile {args.profile}): {' '.join(guest.argv)}")
+    with rundir.RunDir(out, rundir.run_name(args.arch, args.profile, args.tag)) as d:
+        log_path, hw_log = d.path("console.log"), d.path("hwmodel.log")
+        guest = runs.start(machine, profile.hw, log_path, hw_log)   # refuses a stale build
+        record = report.RunRecord(
+            arch=args.arch, profile=profile.name, mips=profile.mips,
+            profile_note=profile.note, results=[], tag=args.tag,
+            paper_machine=profile.hw.data.get("paper", ""),
+            paper_os=profile.hw.data.get("paper_os", ""),
+            provenance=provenance.record(machine, profile.hw, guest.argv))
+        _say(f"harness: booting {args.arch} (profile {args.profile}): {' '.join(guest.argv)}")
 
-    def progress(run: suite.BenchRun) -> None:
-        _say(f"harness: {run.bench.name}: {len(run.results)} result(s) "
-             f"in {run.seconds:.1f} s of host time")
+        def progress(run: suite.BenchRun) -> None:
+            _say(f"harness: {run.bench.name}: {len(run.results)} result(s) "
+                 f"in {run.seconds:.1f} s of host time")
 
-    try:
-        with guest:
-            boot = guest.boot(timeout=machine.boot_timeout)
-            done = suite.run_suite(guest, benches, timeout=args.timeout, progress=progress)
-    except HarnessError as e:
-        e.detail = "\n".join(x for x in (e.detail, f"console log: {log_path}") if x)
-        raise
-
-    commit, dirty = report.git_commit(ROOT)
-    emulator = machine.emulator_version()
-    record = report.RunRecord(
-        arch=args.arch, profile=profile.name, mips=profile.mips, profile_note=profile.note,
-        results=suite.all_results(done), boot=boot,
-        meta={"emulator": emulator, "qemu_version": machines.parse_qemu_version(emulator),
-              "git_commit": commit, "git_dirty": dirty, "created": report.now_utc(),
-              "command": guest.argv})
-    print(report.format_report(record), end="")
-    if profile.model:
-        joined = runs.attach_counters(record, profile.hw, runs.hw_log_for(log_path), _say)
-        print()
-        print(hwmodel.format_counters(profile.hw, joined), end="")
-    report.write_json(record, out / f"{stem}.json")
-    report.write_csv(record, out / f"{stem}.csv")
-    _say(f"harness: wrote {out / stem}.json, .csv and .log")
+        try:
+            with guest:
+                record.boot = guest.boot(timeout=machine.boot_timeout)
+                done = suite.run_suite(guest, benches, timeout=args.timeout, progress=progress)
+        except HarnessError as e:
+            where = (f"console log: {log_path}; the last complete run's results, if any, "
+                     f"are still in {d.final}/")
+            e.detail = "\n".join(x for x in (e.detail, where) if x)
+            raise
+        record.results = suite.all_results(done)
+        text = report.format_report(record)
+        if profile.model:
+            joined = runs.attach_counters(record, profile.hw, hw_log, _say)
+            text += "\n" + hwmodel.format_counters(profile.hw, joined)
+        print(text, end="")
+        d.path("report.txt").write_text(text)
+        report.write_json(record, d.path(rundir.RESULTS))
+        report.write_csv(record, d.path("results.csv"))
+    _say(f"harness: wrote {d.final}/: {', '.join(sorted(p.name for p in d.final.iterdir()))}")
     return EXIT_OK
 
 
@@ -192,6 +189,7 @@ def cmd_shell(args: argparse.Namespace) -> int:
     machine, profile = _machine_and_profile(args)
     stem = f"{args.arch}-{args.profile}-shell"
     argv = runs.argv(machine, profile.hw, ROOT / "results" / f"{stem}.hw.log", interactive=True)
+    provenance.verify(machine, profile.hw)            # refuses a stale build
     err_path = Path("results") / f"{stem}.stderr"          # under ROOT, after the chdir
     _say(f"harness: {' '.join(argv)}")
     quit_key = ("Ctrl-E, then `quit`, to leave SIMH" if isinstance(machine.emulator, machines.Simh)
@@ -231,8 +229,38 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def report_text(record: report.RunRecord) -> str:
+    """The tables `run` printed, from a results file."""
+    text = report.format_report(record)
+    if record.model:
+        hw = record.meta.get("hwmodel", {})
+        items = [(r, record.model[(r.bench, r.case)]["per_op"]) for r in record.results
+                 if (r.bench, r.case) in record.model]
+        text += "\n" + hwmodel.format_counter_table(
+            record.profile, hw.get("params", {}).get("machine", ""), record.mips, items)
+    return text
+
+
+def _load_run(spec: str, out: str) -> tuple[Path, report.RunRecord]:
+    path = Path(spec)
+    if path.is_file():                     # a results.json given by name
+        return path.parent, report.load_json(path)
+    run = rundir.find_run(spec, Path(out))
+    return run, report.load_json(run / rundir.RESULTS)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    print(report.format_report(report.load_json(Path(args.file))), end="")
+    print(report_text(_load_run(args.run, args.out)[1]), end="")
+    return EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    (pa, a), (pb, b) = _load_run(args.a, args.out), _load_run(args.b, args.out)
+    cmp = compare.compare(a, b, allow_mismatch=args.allow_mismatch)
+    print(compare.format_table(cmp), end="")
+    path = Path(args.csv) if args.csv else Path(args.out) / f"compare-{a.name}-vs-{b.name}.csv"
+    compare.write_csv(cmp, path)
+    _say(f"harness: compared {pa} with {pb}; wrote {path}")
     return EXIT_OK
 
 
@@ -253,14 +281,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    stem = Path(args.out) / f"sweep-{args.profile}-{args.param.replace('.', '-')}"
     sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
-                    args.bench or list(sweep.DEFAULT_BENCHES), stem, arch=args.arch, say=_say)
+                    args.bench or list(sweep.DEFAULT_BENCHES), Path(args.out), arch=args.arch,
+                    say=_say)
     return EXIT_OK
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
-    command = args.command or sweep.COMMANDS[args.bench]
+    command = args.command or suite.BY_NAME[args.bench].short_command
     costs, meta = attribute.attribute(args.profile, command, args.region, arch=args.arch,
                                       case=args.case)
     print(attribute.format_costs(costs, meta, args.top), end="")
@@ -268,9 +296,9 @@ def cmd_attribute(args: argparse.Namespace) -> int:
 
 
 def cmd_figure1(args: argparse.Namespace) -> int:
-    text, csv_path, png_path = figure1.figure1(Path(args.out) / "figure1", say=_say)
+    text, where = figure1.figure1(Path(args.out), say=_say)
     print(text, end="")
-    _say(f"wrote {csv_path}, {png_path} and {csv_path.with_suffix('.txt')}")
+    _say(f"wrote {where}/: figure1.txt, figure1.csv, figure1.json, figure1.png, figure1.svg")
     return EXIT_OK
 
 
@@ -283,6 +311,13 @@ def cmd_overhead(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _tag(text: str) -> str:
+    try:
+        return rundir.check_tag(text)
+    except HarnessError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _positive_int(text: str) -> int:
     n = int(text)
     if n < 1:
@@ -292,8 +327,12 @@ def _positive_int(text: str) -> int:
 
 COMMANDS: tuple[Command, ...] = (
     Command("run", "boot, run the benchmark suite, print the paper's tables; write "
-            "OUT/ARCH-PROFILE.json, .csv and .log", cmd_run,
-            (ARCH, PROFILE, BENCH, OUT, TIMEOUT.but(default_help="per benchmark"))),
+            "the run's directory OUT/ARCH-PROFILE[-TAG]/ (results.json, results.csv, "
+            "report.txt, console.log)", cmd_run,
+            (ARCH, PROFILE, BENCH, OUT, TIMEOUT.but(default_help="per benchmark")),
+            ((("--tag",), dict(type=_tag, metavar="TAG",
+                               help="name this run: OUT/ARCH-PROFILE-TAG/, kept apart from "
+                               "untagged and other tags' runs (letters, digits, . _ + -)")),)),
     Command("check", "boot and run the failure-case test programs (t_*)", cmd_check,
             (ARCH, PROFILE, OUT, TIMEOUT.but(default=checks.DEFAULT_TIMEOUT)),
             ((("--program",), dict(action="append", metavar="NAME",
@@ -301,9 +340,21 @@ COMMANDS: tuple[Command, ...] = (
                                    "all: " + ", ".join(checks.TEST_PROGRAMS) + ")")),)),
     Command("shell", "boot to the guest's shell, its console on this terminal",
             cmd_shell, (ARCH, PROFILE)),
-    Command("report", "print the tables again from a .json file that `run` wrote",
-            cmd_report, (),
-            ((("file",), dict(metavar="FILE.json")),)),
+    Command("report", "print the tables again from a run that `run` wrote",
+            cmd_report, (OUT.but(help="where to look for runs named by tag"),),
+            ((("run",), dict(metavar="RUN", help="a run directory, its results.json, "
+                             "a run's name (riscv-none) or a tag")),)),
+    Command("compare", "two runs side by side, per benchmark and case: both values, "
+            "their ratio and the model's counters; write OUT/compare-A-vs-B.csv", cmd_compare,
+            (OUT.but(help="where to look for runs named by tag, and to write the CSV"),),
+            ((("a",), dict(metavar="A", help="the first run: a directory, a run's name "
+                           "or a tag")),
+             (("b",), dict(metavar="B", help="the second run, the same way")),
+             (("--csv",), dict(metavar="FILE", help="write the CSV here instead")),
+             (("--allow-mismatch",), dict(action="store_true",
+                                          help="compare even runs of different ISAs, "
+                                          "profiles or benchmark cases (the cases both "
+                                          "have; what differs is printed first)")))),
     Command("machines", "list the ISAs: emulator, image, hardware-model back end",
             cmd_machines),
     Command("calibrate", "fit CPI and memory bandwidth of hardware models to the "
@@ -314,17 +365,15 @@ COMMANDS: tuple[Command, ...] = (
             ((("--no-write",), dict(action="store_true",
                                     help="do not write the fitted values into the profile")),)),
     Command("sweep", "vary one hardware-model parameter and rerun benchmarks; write "
-            "OUT/sweep-PROFILE-PARAM.csv and .png", cmd_sweep,
-            (MODEL, ARCH, BENCH.but(choices=_sweep_names,
-                                    default_help=", ".join(sweep.DEFAULT_BENCHES)), OUT),
+            "OUT/sweep-PROFILE-PARAM/ (sweep.csv, .json, .png, .svg)", cmd_sweep,
+            (MODEL, ARCH, BENCH.but(default_help=", ".join(sweep.DEFAULT_BENCHES)), OUT),
             ((("--param",), dict(default="memory.bandwidth_mbs", metavar="SECTION.FIELD",
                                  help="profile field to vary (default: memory.bandwidth_mbs)")),
              (("--values",), dict(default="1,2,4,8,16,32,64", metavar="V1,V2,...",
                                   help="values to try (default: 1,2,4,8,16,32,64)")))),
     Command("attribute", "where a benchmark's modelled time goes, by guest function",
             cmd_attribute,
-            (MODEL, ARCH, BENCH.but(choices=_sweep_names, repeat=False, default="getpid",
-                                    default_help=""),
+            (MODEL, ARCH, BENCH.but(repeat=False, default="getpid", default_help=""),
              CASE.but(default_help="the first; each case is a timed region")),
             ((("--command",), dict(metavar="'PROGRAM ARGS'",
                                    help="the exact command to run instead of the "
@@ -334,7 +383,7 @@ COMMANDS: tuple[Command, ...] = (
              (("--top",), dict(type=int, default=25,
                                help="functions to list (default: 25)")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
-            "write OUT/figure1.csv, .png and .txt", cmd_figure1, (OUT,)),
+            "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1, (OUT,)),
     Command("overhead", "what the hardware model costs in host time (a benchmark: run "
             "it on an idle machine); write OUT/hwmodel-overhead-PROFILE.txt", cmd_overhead,
             (MODEL, ARCH, BENCH, OUT),
@@ -350,9 +399,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
-        commit, dirty = report.git_commit(ROOT)
-        where = f"commit {commit[:12]}{' with local changes' if dirty else ''}" \
-            if commit else "not in a git checkout"
+        where = provenance.short_git(provenance.git_state(ROOT))
         print(f"python3 -m harness {__version__} ({where}; results format {report.FORMAT})")
         parser.exit()
 
@@ -403,7 +450,7 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
             parser.error("--case names a case of --bench; with --command, use --region")
         if getattr(args, "region", None) is not None:
             parser.error("give --case or --region, not both")
-        cases = sweep.CASES.get(args.bench) or suite.BY_NAME[args.bench].cases
+        cases = suite.BY_NAME[args.bench].short_case_names
         if args.case not in cases:
             parser.error(f"argument --case: invalid choice for {args.bench}: {args.case!r} "
                          f"(choose from {', '.join(cases)})")

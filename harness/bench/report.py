@@ -8,18 +8,22 @@ units in the headers, and a note under the tables saying what our notional
 machine is.  The file benchmarks that run under each write policy
 (createdelete, andrew) have one row of ours per policy.
 
-write_json / load_json keep every parsed field and the derived values with
-the run's context (arch, profile, emulator version, git commit), so
-`python3 -m harness report FILE.json` can print the table again later.
-write_csv writes one row per RESULT for spreadsheets and plots.
+MIPS-relative speed has one rule everywhere, the 1990 paper's: (MVAX2
+Ultrix value / value) / (MIPS / 0.9), rates the other way up.  So the
+tables recompute the paper's rows' column by it (the 1989 note printed them
+against the Sun3; paper.py keeps those as printed, and its tests check them).
+
+write_json / load_json keep every parsed field, typed (numbers as numbers,
+null where the ISA counts no instructions), the derived values, the model's
+counters and the run's provenance, so `python3 -m harness report DIR` can
+print the tables again later.  write_csv writes the same fields flat, one
+row per benchmark case (case_fields()), for pandas and spreadsheets.
 """
 
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import json
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +32,7 @@ from . import paper
 from ..errors import HarnessError
 from ..guest.protocol import Boot, Result
 
-FORMAT = "ousterhout-harness-results/1"
+FORMAT = "ousterhout-harness-results/2"
 
 
 @dataclass
@@ -41,11 +45,22 @@ class RunRecord:
     profile_note: str
     results: list[Result]
     boot: Boot | None = None
-    meta: dict[str, Any] = field(default_factory=dict)   # emulator, git, time, command
+    meta: dict[str, Any] = field(default_factory=dict)   # emulator command, hwmodel params
+    tag: str | None = None
+    # The paper's row the profile stands for (Table 1 machine, OS), if any.
+    paper_machine: str = ""
+    paper_os: str = ""
+    # The model's records per case, {(bench, case): {"per_op", "timed", "empty"}}.
+    model: dict[tuple[str, str], dict[str, dict[str, Any]]] = field(default_factory=dict)
+    provenance: dict[str, Any] | None = None
 
     @property
     def label(self) -> str:
         return f"ours: {self.arch}, profile {self.profile}"
+
+    @property
+    def name(self) -> str:
+        return f"{self.arch}-{self.profile}" + (f"-{self.tag}" if self.tag else "")
 
     def result(self, bench: str, case: str) -> Result | None:
         for r in self.results:
@@ -86,9 +101,10 @@ VIEWS: tuple[View, ...] = (
          policies=_POLICIES),
 )
 
-# The paper's reference row for our MIPS-relative speeds: our kernel is a
-# small UNIX-like system, so the Sun3 SunOS row, as for Ultrix and RISC/os.
-REFERENCE_OS = "SunOS"
+# The 1990 paper's reference for every MIPS-relative speed: the MicroVAX II
+# under Ultrix (the local row where the table has local and remote ones).
+REFERENCE = ("MVAX2", "Ultrix")
+REFERENCE_MIPS = paper.TABLE1["MVAX2"].mips
 
 
 def value_in_unit(r: Result, unit: str) -> float | None:
@@ -103,24 +119,58 @@ def value_in_unit(r: Result, unit: str) -> float | None:
     raise ValueError(f"unknown unit {unit!r}")
 
 
-def our_relative(view: View, run: RunRecord) -> float | None:
-    """Our row's derived column, by the paper's rule for that table."""
-    t = view.table
-    r = run.result(view.bench, view.cases[t.derived_from])
-    if r is None:
+def _where(table: paper.Table) -> str:
+    """"Local" for the tables that split local and remote file systems."""
+    return "Local" if any(r.where for r in table.rows) else ""
+
+
+def reference_value(table: paper.Table, column: int) -> float | None:
+    """The MVAX2 Ultrix value of a table's column (None where it has none)."""
+    try:
+        return table.row(*REFERENCE, _where(table)).values[column]
+    except KeyError:
         return None
-    ours = value_in_unit(r, view.unit)
-    if ours is None or ours <= 0:
+
+
+def relative_speed(table: paper.Table, column: int, value: float | None, mips: float,
+                   rate: bool) -> float | None:
+    """The 1990 paper's MIPS-relative speed of `value` (in the table's unit)
+    on a machine of `mips`, against the MVAX2 Ultrix value of the column."""
+    ref = reference_value(table, column)
+    if ref is None or value is None or value <= 0:
+        return None
+    if rate:
+        return paper.mips_relative_rate(value, mips, ref, REFERENCE_MIPS)
+    return paper.mips_relative_time(value, mips, ref, REFERENCE_MIPS)
+
+
+def derived(view: View, value: float | None, mips: float) -> float | None:
+    """A table's derived column for a row with this value of the column it
+    derives from: MIPS-relative speed, or Table 5's MB/s per MIPS."""
+    t = view.table
+    if value is None or value <= 0:
         return None
     if t.derivation == "per_mips":
-        return ours / run.mips
-    ref = t.row("Sun3", REFERENCE_OS)
-    ref_value = ref.values[t.derived_from]
-    assert ref_value is not None
-    sun3 = paper.TABLE1["Sun3"].mips
-    if t.derivation == "time":
-        return paper.mips_relative_time(ours, run.mips, ref_value, sun3)
-    return paper.mips_relative_rate(ours, run.mips, ref_value, sun3)
+        return value / mips
+    return relative_speed(t, t.derived_from, value, mips, view.unit == "MB/s")
+
+
+def our_relative(view: View, run: RunRecord) -> float | None:
+    """Our row's derived column, by the table's rule."""
+    r = run.result(view.bench, view.cases[view.table.derived_from])
+    return None if r is None else derived(view, value_in_unit(r, view.unit), run.mips)
+
+
+def paper_derived(view: View, row: paper.Row) -> float | None:
+    """A paper row's derived column by the same rule, from its values and
+    its machine's Table 1 MIPS (the 1989 ratings, those of the tables)."""
+    return derived(view, row.values[view.table.derived_from], paper.TABLE1[row.machine].mips)
+
+
+def derived_header(view: View) -> str:
+    if view.table.derivation == "per_mips":
+        return "MB/s per MIPS"           # the paper's "Bytes/instruction": see the notes
+    return "MIPS-relative speed (MVAX2 = 1)"
 
 
 def fmt(v: float | None) -> str:
@@ -174,8 +224,7 @@ def _our_rows(view: View, run: RunRecord, label: str, cases: tuple[str, ...]) ->
         values.append(sum(values) if all(v is not None for v in values) else None)  # type: ignore
     row = [label] + [fmt(v) for v in values]
     if t.printed_column:
-        rel = our_relative(view, run)
-        row.append(fmt(rel) if rel is not None else "-")
+        row.append(fmt(our_relative(view, run)))
     rows = [row]
     pad = [""] * (int(view.total) + int(bool(t.printed_column)))
     insns = [r.insns_per_op if r else None for r in ours]
@@ -194,7 +243,7 @@ def format_view(view: View, run: RunRecord) -> list[str]:
     t = view.table
     header = ["Configuration", *t.columns]
     if t.printed_column:
-        header.append(t.printed_column)
+        header.append(derived_header(view))
     if view.policies:
         rows = [row for p in view.policies
                 for row in _our_rows(view, run, f"{run.label}, {p}",
@@ -205,7 +254,8 @@ def format_view(view: View, run: RunRecord) -> list[str]:
     for pr in t.rows:
         cells = [pr.config] + [fmt_paper(v) for v in pr.values]
         if t.printed_column:
-            cells.append("-" if pr.printed is None else f"{pr.printed:.2f}")
+            d = paper_derived(view, pr)
+            cells.append("-" if d is None else f"{d:.2f}")
         rows.append(cells)
     title = f"Table {t.number}: {t.title}"
     return [title, *_grid(header, rows, ours_count)]
@@ -239,50 +289,148 @@ def format_report(run: RunRecord) -> str:
     kind = "MIPS (VAX-11/780 = 1, the model's calibrated rating)" if modelled else "native MIPS"
     notes = [
         f"Our rows: {run.arch}, {run.profile_note}",
-        f"MIPS-relative speed of our rows: the paper's rule (section 4) with {run.mips:g} "
-        f"{kind} against the Sun3 {REFERENCE_OS} row; Bytes/instruction is "
-        "uncached MB/s divided by MIPS.",
+        f"MIPS-relative speed: the 1990 paper's rule, (MVAX2 Ultrix value / value) / "
+        f"(MIPS / {REFERENCE_MIPS:g}), for every row (the paper's recomputed from its values "
+        f"and Table 1; the 1989 note printed them against the Sun3); ours with "
+        f"{run.mips:g} {kind}.",
         ("Times are the hardware model's (hw-models/README.md).  MB = 10^6 bytes." if modelled
          else "Our MIPS count instructions of the emulated ISA, not VAX-11/780 MIPS as in "
          "the paper's Table 1.  MB = 10^6 bytes."),
-        "Paper rows: Ousterhout, WRL TN-11 (1989), as printed.",
+        "Paper rows: Ousterhout, DEC WRL Technical Note TN-11 (1989), values as printed.",
     ]
+    if "bcopy" in have:
+        notes.insert(2, "MB/s per MIPS (Table 5; the paper heads it \"Bytes/instruction\"): "
+                     "uncached MB/s divided by MIPS, i.e. bytes per instruction of the MIPS "
+                     "rating, not per instruction executed (\"instructions per copy\" under "
+                     "our row counts those).")
     text = "\n\n".join("\n".join(b) for b in blocks)
     return text + "\n\n" + "\n".join(notes) + "\n"
 
 
+# ---------------------------------------------------------------- one case, flat
+
+# The write policy the paper's UNIX systems used for metadata (ours:
+# `sync`), and Sprite's (`delayed`): the paper's row for an OS compares
+# with our case under its policy.
+def os_policy(os_name: str) -> str:
+    return "delayed" if os_name.startswith("Sprite") else "sync"
+
+
+def view_of(bench: str) -> View | None:
+    return next((v for v in VIEWS if v.bench == bench), None)
+
+
+def column_of(view: View, case: str) -> tuple[int, str] | None:
+    """(the paper's column, the write policy or "") of one of our cases."""
+    for p in view.policies or ("",):
+        for i, template in enumerate(view.cases):
+            if template.format(p=p) == case:
+                return i, p
+    return None
+
+
+def paper_value(run: RunRecord, bench: str, case: str) -> tuple[str, str, float] | None:
+    """(table, configuration, value): the paper's number for this case in
+    the row of the machine and OS the profile names, if the paper has one
+    (and, for the write-policy cases, only under that OS's policy)."""
+    view = view_of(bench)
+    col = column_of(view, case) if view else None
+    if not run.paper_machine or view is None or col is None:
+        return None
+    column, policy = col
+    if policy and policy != os_policy(run.paper_os):
+        return None
+    try:
+        row = view.table.row(run.paper_machine, run.paper_os, _where(view.table))
+    except KeyError:
+        return None
+    v = row.values[column]
+    return None if v is None else (f"Table {view.table.number}", row.config, v)
+
+
+def case_fields(run: RunRecord, r: Result) -> dict[str, Any]:
+    """Every field of one case, typed and flat: the RESULT line's (None
+    where the ISA counts no instructions), the derived values, the paper's
+    number for the profile's row, the model's counters per operation."""
+    counts = r.counts_insns
+    out: dict[str, Any] = {"run": run.name, "arch": run.arch, "profile": run.profile,
+                           "tag": run.tag, "bench": r.bench, "case": r.case,
+                           "policy": r.extra.get("policy")}
+    for k in ("iters", "bytes", "ns", "loop_ns"):
+        out[k] = getattr(r, k)
+    out["insns"] = r.insns if counts else None
+    out["loop_insns"] = r.loop_insns if counts else None
+    for k, v in r.extra.items():
+        if k != "policy":
+            out[k] = typed(v)
+    d = r.derived()
+    out.update(d)
+    for k in ("dev_reads", "dev_writes"):
+        if isinstance(out.get(k), int):
+            out[f"{k}_per_op"] = out[k] / r.iters
+    view = view_of(r.bench)
+    unit = view.unit if view else "us"
+    value = value_in_unit(r, unit)
+    col = column_of(view, r.case) if view else None
+    out.update(unit=unit, value=value, mips=run.mips,
+               mips_relative=None if col is None else
+               relative_speed(view.table, col[0], value, run.mips, unit == "MB/s"))
+    pv = paper_value(run, r.bench, r.case)
+    out.update(paper_table=pv[0] if pv else None, paper_config=pv[1] if pv else None,
+               paper_value=pv[2] if pv else None)
+    for k, v in run.model.get((r.bench, r.case), {}).get("per_op", {}).items():
+        out[f"model_{k}_per_op"] = v
+    return out
+
+
+def typed(v: Any) -> Any:
+    """A RESULT field's value as a number where it is one."""
+    if isinstance(v, str) and v.isdigit():
+        return int(v)
+    return v
+
+
 # ---------------------------------------------------------------- files
 
-def git_commit(root: Path) -> tuple[str | None, bool | None]:
-    """(commit hash, tree has uncommitted changes), or (None, None) outside git."""
-    try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
-                              capture_output=True, text=True, timeout=10)
-        if head.returncode != 0:
-            return None, None
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10)
-        return head.stdout.strip(), bool(dirty.stdout.strip())
-    except (OSError, subprocess.TimeoutExpired):
-        return None, None
-
-
-def now_utc() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+_FIXED = {"bench", "case", "iters", "bytes", "ns", "loop_ns", "insns", "loop_insns"}
+# What the harness computes from a RESULT line (the JSON's "derived").
+DERIVED = ("ns_per_op", "us_per_op", "ms_per_op", "insns_per_op", "mb_per_s",
+           "dev_reads_per_op", "dev_writes_per_op", "unit", "value", "mips", "mips_relative")
 
 
 def to_json(run: RunRecord) -> dict[str, Any]:
+    results = []
+    for r in run.results:
+        flat = case_fields(run, r)
+        entry: dict[str, Any] = {k: flat[k] for k in
+                                 ("bench", "case", "iters", "bytes", "ns", "loop_ns",
+                                  "insns", "loop_insns")}
+        entry.update({k: typed(v) for k, v in r.extra.items()})
+        entry["line"] = r.line
+        entry["derived"] = {k: flat[k] for k in DERIVED if k in flat}
+        entry["paper"] = None if flat["paper_table"] is None else {
+            "table": flat["paper_table"], "config": flat["paper_config"],
+            "value": flat["paper_value"]}
+        model = run.model.get((r.bench, r.case))
+        if model:
+            entry["model"] = model
+        results.append(entry)
     return {
         "format": FORMAT,
+        "run": run.name,
         "arch": run.arch,
         "profile": run.profile,
+        "tag": run.tag,
         "mips": run.mips,
         "profile_note": run.profile_note,
+        "paper_row": {"machine": run.paper_machine, "os": run.paper_os}
+        if run.paper_machine else None,
+        "provenance": run.provenance,
         **run.meta,
         "boot": None if run.boot is None else {
-            "arch": run.boot.arch, "ram": run.boot.ram, "hz": run.boot.hz, **run.boot.extra},
-        "results": [{**r.raw(), "line": r.line, "derived": r.derived()} for r in run.results],
+            "arch": run.boot.arch, "ram": run.boot.ram, "hz": run.boot.hz,
+            **{k: typed(v) for k, v in run.boot.extra.items()}},
+        "results": results,
     }
 
 
@@ -292,11 +440,12 @@ def write_json(run: RunRecord, path: Path) -> None:
 
 
 def _result_from_json(d: dict[str, Any]) -> Result:
-    fixed = {"bench", "case", "bytes", "line", "derived", *Result.REQUIRED_INTS}
-    return Result(bench=d["bench"], case=d["case"], bytes=int(d.get("bytes", 0)),
+    skip = {"line", "derived", "paper", "model"} | _FIXED
+    return Result(bench=d["bench"], case=d["case"], bytes=int(d.get("bytes") or 0),
                   line=d.get("line", ""),
-                  extra={k: str(v) for k, v in d.items() if k not in fixed},
-                  **{k: int(d[k]) for k in Result.REQUIRED_INTS})
+                  extra={k: str(v) for k, v in d.items() if k not in skip},
+                  iters=int(d["iters"]), ns=int(d["ns"]), loop_ns=int(d["loop_ns"]),
+                  insns=int(d["insns"] or 0), loop_insns=int(d["loop_insns"] or 0))
 
 
 def load_json(path: Path) -> RunRecord:
@@ -305,38 +454,61 @@ def load_json(path: Path) -> RunRecord:
     except (OSError, ValueError) as e:
         raise HarnessError(f"cannot read results file {path}: {e}") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
+        got = d.get("format") if isinstance(d, dict) else None
+        older = f" (it is {got!r}, from an older harness: run it again)" if got else ""
         raise HarnessError(f"{path} is not a results file of this harness "
-                           f"(expected format {FORMAT!r})")
+                           f"(expected format {FORMAT!r}){older}")
     b = d.get("boot")
     boot = None
     if b:
         boot = Boot(arch=b["arch"], ram=int(b["ram"]), hz=int(b["hz"]),
                     extra={k: str(v) for k, v in b.items() if k not in ("arch", "ram", "hz")})
-    known = {"format", "arch", "profile", "mips", "profile_note", "boot", "results"}
+    known = {"format", "run", "arch", "profile", "tag", "mips", "profile_note", "paper_row",
+             "provenance", "boot", "results"}
     try:
+        results = [_result_from_json(r) for r in d["results"]]
+        model = {(r["bench"], r["case"]): r["model"] for r in d["results"] if r.get("model")}
+        row = d.get("paper_row") or {}
         return RunRecord(arch=d["arch"], profile=d["profile"], mips=float(d["mips"]),
-                         profile_note=d.get("profile_note", ""),
-                         results=[_result_from_json(r) for r in d["results"]],
-                         boot=boot, meta={k: v for k, v in d.items() if k not in known})
+                         profile_note=d.get("profile_note", ""), results=results, boot=boot,
+                         meta={k: v for k, v in d.items() if k not in known},
+                         tag=d.get("tag"), paper_machine=row.get("machine", ""),
+                         paper_os=row.get("os", ""), model=model,
+                         provenance=d.get("provenance"))
     except (KeyError, TypeError, ValueError) as e:
         raise HarnessError(f"{path}: malformed results file ({e!r})") from None
 
 
-CSV_FIELDS = ("arch", "profile", "bench", "case", "iters", "bytes", "ns", "loop_ns",
-              "insns", "loop_insns", "ns_per_op", "us_per_op", "ms_per_op",
-              "insns_per_op", "mb_per_s")
+# The columns every run's CSV has, in this order; then any other field of
+# its RESULT lines, then the model's counters (model_<counter>_per_op).
+CSV_FIELDS = ("run", "arch", "profile", "tag", "bench", "case", "policy", "iters", "bytes",
+              "ns", "loop_ns", "insns", "loop_insns", "dev_reads", "dev_writes", "sync_writes",
+              "misses", "ns_per_op", "us_per_op", "ms_per_op", "insns_per_op", "mb_per_s",
+              "dev_reads_per_op", "dev_writes_per_op", "unit", "value", "mips",
+              "mips_relative", "paper_table", "paper_config", "paper_value")
+
+
+def csv_rows(run: RunRecord) -> tuple[list[str], list[dict[str, Any]]]:
+    """(columns, rows): one row per case; None becomes an empty cell."""
+    rows = [case_fields(run, r) for r in run.results]
+    others = [k for row in rows for k in row if k not in CSV_FIELDS]
+    extra = [k for k in dict.fromkeys(others) if not k.startswith("model_")]
+    model = [k for k in dict.fromkeys(others) if k.startswith("model_")]
+    return [*CSV_FIELDS, *extra, *model], rows
 
 
 def write_csv(run: RunRecord, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    columns, rows = csv_rows(run)
     with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
-        for r in run.results:
-            row: dict[str, Any] = {"arch": run.arch, "profile": run.profile}
-            row.update({k: v for k, v in r.raw().items() if k in CSV_FIELDS})
-            row.update({k: ("" if v is None else repr(v)) for k, v in r.derived().items()})
-            w.writerow(row)
+        for row in rows:
+            w.writerow({k: "" if row.get(k) is None else _cell(row[k]) for k in columns})
+
+
+def _cell(v: Any) -> str:
+    return repr(v) if isinstance(v, float) else str(v)
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

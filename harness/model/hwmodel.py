@@ -558,15 +558,22 @@ def _cell(v: float) -> str:
 def format_counters(hw: HwProfile, joined: list[Joined]) -> str:
     """A table of counters per operation, as Chen et al. print beside each
     benchmark: one row per RESULT, empty-loop counts subtracted."""
+    return format_counter_table(hw.name, hw.machine, hw.mips,
+                                [(j.result, j.counters()) for j in joined])
+
+
+def format_counter_table(profile: str, machine: str, table1_mips: float,
+                         items: list[tuple[Result, dict[str, float]]]) -> str:
+    """format_counters() from (RESULT, counters per operation) pairs, as a
+    results file keeps them (`python3 -m harness report`)."""
     columns = list(COLUMNS)
-    if joined and all(k in j.counters() for j in joined for _, k in WINDOW_COLUMNS):
+    if items and all(k in c for _, c in items for _, k in WINDOW_COLUMNS):
         at = [k for _, k in columns].index("traps") + 1
         columns[at:at] = WINDOW_COLUMNS
     header = ["benchmark", *[c for c, _ in columns]]
     rows = []
-    for j in joined:
-        c = j.counters()
-        cells = [f"{j.result.bench} {j.result.case}"]
+    for result, c in items:
+        cells = [f"{result.bench} {result.case}"]
         for _, key in columns:
             if key is None:
                 stall = c["stall_cycles"] / c["cycles"] * 100 if c["cycles"] else 0.0
@@ -575,7 +582,7 @@ def format_counters(hw: HwProfile, joined: list[Joined]) -> str:
                 cells.append(_cell(c[key]))
         rows.append(cells)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [f"Hardware model counters per operation: profile {hw.name}, {hw.machine}"]
+    lines = [f"Hardware model counters per operation: profile {profile}, {machine}"]
     fmt = lambda r: "  ".join([r[0].ljust(widths[0])] +  # noqa: E731
                               [x.rjust(w) for x, w in zip(r[1:], widths[1:])])
     lines.append(fmt(header))
@@ -585,10 +592,9 @@ def format_counters(hw: HwProfile, joined: list[Joined]) -> str:
                  "cycles / all cycles; B = bytes to/from memory"
                  + ("; w-ovf, w-unf = register window overflow and underflow traps"
                     if len(columns) > len(COLUMNS) else "") + ")")
-    for j in joined:
-        r = j.result
+    for r, _ in items:
         if r.bench == "mips" and r.net_ns > 0:
             lines.append(f"mips: {mips_rating(r.iters, r.net_ns):.2f} MIPS "
                          f"(VAX-11/780 = 1: the 780's time for the same work); "
-                         f"Table 1 rates this machine {hw.mips:g}")
+                         f"Table 1 rates this machine {table1_mips:g}")
     return "\n".join(lines) + "\n"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import ROOT
-from ..bench import report
+from ..bench import provenance, report
 from ..errors import BenchmarkError
 from ..guest import machines, protocol
 from ..guest.console import Guest
@@ -47,8 +47,12 @@ def argv(machine: Machine, hw: hwmodel.HwProfile, hw_log: Path,
 
 def start(machine: Machine, hw: hwmodel.HwProfile, log: Path, hw_log: Path | None = None,
           extra: list[str] | tuple[str, ...] = ()) -> Guest:
-    """An unstarted guest of `machine` timed by `hw` (none: no model)."""
-    return machine.guest(argv(machine, hw, hw_log or hw_log_for(log), extra), log)
+    """An unstarted guest of `machine` timed by `hw` (none: no model).
+    SetupError, with the command that fixes it, if the kernel (or the
+    model's plugin) is older than its sources."""
+    command = argv(machine, hw, hw_log or hw_log_for(log), extra)
+    provenance.verify(machine, hw)
+    return machine.guest(command, log)
 
 
 @dataclass
@@ -59,6 +63,7 @@ class ModelRun:
     joined: list[hwmodel.Joined]
     log: Path
     outputs: dict[str, list[str]] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)   # harness/bench/provenance.py
 
     def result(self, bench: str, case: str) -> protocol.Result:
         for r in self.results:
@@ -78,7 +83,9 @@ def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | Non
     log = outdir / f"{stem}.hw.log"
     results: list[protocol.Result] = []
     outputs: dict[str, list[str]] = {}
-    with start(machine, hw, outdir / f"{stem}.log", log, extra or ()) as g:
+    guest = start(machine, hw, outdir / f"{stem}.log", log, extra or ())
+    made_by = provenance.record(machine, hw, guest.argv, overrides)
+    with guest as g:
         g.boot(timeout=machine.boot_timeout)
         for c in commands:
             out = g.run(c, timeout=timeout)
@@ -96,22 +103,20 @@ def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | Non
     regions, warnings = hwmodel.read_log(log)
     if warnings:
         raise BenchmarkError(f"hardware model warned: {warnings[0]}")
-    return ModelRun(hw, results, regions, hwmodel.join(results, regions), log, outputs)
+    return ModelRun(hw, results, regions, hwmodel.join(results, regions), log, outputs, made_by)
 
 
 def attach_counters(record: report.RunRecord, hw: hwmodel.HwProfile, hw_log: Path,
                     say: Callable[[str], None]) -> list[hwmodel.Joined]:
     """Pair each RESULT of a suite run with the model's region records, and
-    keep them in the record (its JSON's "hwmodel")."""
+    keep them in the record: each case's records and counters per operation
+    (record.model), the model's parameters (its JSON's "hwmodel")."""
     regions, warnings = hwmodel.read_log(hw_log)
     for w in warnings:
         say(f"harness: hardware model: {w}")
     joined = hwmodel.join(record.results, regions)
-    record.meta["hwmodel"] = {
-        "profile": record.profile, "log": str(hw_log),
-        "params": hw.data,
-        "counters": [{"bench": j.result.bench, "case": j.result.case,
-                      "timed": j.timed.fields, "empty": j.empty.fields,
-                      "per_op": j.counters()} for j in joined],
-    }
+    record.meta["hwmodel"] = {"profile": record.profile, "log": hw_log.name, "params": hw.data}
+    for j in joined:
+        record.model[(j.result.bench, j.result.case)] = {
+            "per_op": j.counters(), "timed": j.timed.fields, "empty": j.empty.fields}
     return joined

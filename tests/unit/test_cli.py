@@ -28,7 +28,11 @@ def test_run_writes_table_json_csv_log(fake_machine, capsys, tmp_path):
     assert "Table 2: Getpid kernel call time" in out
     assert "Table 5: Throughput of bcopy" in out
     assert "ours: fake, profile none" in out
-    d = json.loads((tmp_path / "fake-none.json").read_text())
+    run = tmp_path / "fake-none"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fake-none"]      # nothing partial
+    assert sorted(p.name for p in run.iterdir()) == [
+        "console.log", "report.txt", "results.csv", "results.json"]
+    d = json.loads((run / "results.json").read_text())
     assert [(r["bench"], r["case"]) for r in d["results"]][:7] == [
         ("getpid", "call"), ("cswitch", "roundtrip"), ("select", "1empty"),
         ("select", "10empty"), ("select", "10full"), ("bcopy", "cached"), ("bcopy", "uncached")]
@@ -36,10 +40,12 @@ def test_run_writes_table_json_csv_log(fake_machine, capsys, tmp_path):
         ["readcache"] + ["openclose"] * 2 + ["createdelete"] * 9 + ["andrew"] * 6)
     assert d["boot"]["arch"] == "fake"
     assert d["results"][0]["derived"]["ns_per_op"] == 300.0
-    assert "command" in d and "created" in d and "git_commit" in d
-    assert len(report.read_csv(tmp_path / "fake-none.csv")) == 25
-    assert "halting" in (tmp_path / "fake-none.log").read_text()
-    assert "wrote" in err
+    assert d["provenance"]["git"]["commit"] and d["provenance"]["created"]
+    assert d["tag"] is None and d["run"] == "fake-none"
+    assert len(report.read_csv(run / "results.csv")) == 25
+    assert "halting" in (run / "console.log").read_text()
+    assert (run / "report.txt").read_text() == out
+    assert f"wrote {run}/" in err
 
 
 def test_run_selected_benchmarks(fake_machine, capsys, tmp_path):
@@ -47,7 +53,7 @@ def test_run_selected_benchmarks(fake_machine, capsys, tmp_path):
     code, out, _ = run_cli(capsys, "run", "--arch", "fake", "--out", str(tmp_path),
                            "--bench", "bcopy", "--bench", "getpid")
     assert code == 0
-    d = json.loads((tmp_path / "fake-none.json").read_text())
+    d = json.loads((tmp_path / "fake-none" / "results.json").read_text())
     assert {r["bench"] for r in d["results"]} == {"getpid", "bcopy"}
     assert "Table 3" not in out
 
@@ -55,9 +61,12 @@ def test_run_selected_benchmarks(fake_machine, capsys, tmp_path):
 def test_report_reprints_the_table(fake_machine, capsys, tmp_path):
     fake_machine()
     _, out, _ = run_cli(capsys, "run", "--arch", "fake", "--out", str(tmp_path))
-    code, again, _ = run_cli(capsys, "report", str(tmp_path / "fake-none.json"))
-    assert code == 0
-    assert again == out
+    for spec in (str(tmp_path / "fake-none"), str(tmp_path / "fake-none" / "results.json")):
+        code, again, _ = run_cli(capsys, "report", spec)
+        assert code == 0
+        assert again == out
+    code, again, _ = run_cli(capsys, "report", "--out", str(tmp_path), "fake-none")
+    assert (code, again) == (0, out)
 
 
 def test_panic_exit_code_and_one_line_message(fake_machine, capsys, tmp_path):
@@ -67,9 +76,10 @@ def test_panic_exit_code_and_one_line_message(fake_machine, capsys, tmp_path):
     last = err.strip().splitlines()[-1]
     assert last == "harness: kernel panic during boot: kvminit: out of memory"
     assert "last console lines" in err
-    assert f"console log: {tmp_path / 'fake-none.log'}" in err
+    assert f"console log: {tmp_path / 'fake-none.partial' / 'console.log'}" in err
     assert out == ""
-    assert not (tmp_path / "fake-none.json").exists()
+    assert not (tmp_path / "fake-none").exists()
+    assert "kernel panic" in (tmp_path / "fake-none.partial" / "INCOMPLETE").read_text()
 
 
 def test_hang_exit_code(fake_machine, capsys, tmp_path):
@@ -137,7 +147,10 @@ def test_shell_runs_the_emulator_and_shows_its_stderr_after(fake_machine, capsys
 
 def test_report_bad_file(capsys, tmp_path):
     code, _, err = run_cli(capsys, "report", str(tmp_path / "none.json"))
-    assert code == 1 and err.startswith("harness: cannot read results file")
+    assert code == 2 and err.startswith("harness: no run ")
+    (tmp_path / "bad.json").write_text("{}")
+    code, _, err = run_cli(capsys, "report", str(tmp_path / "bad.json"))
+    assert code == 1 and "not a results file of this harness" in err
 
 
 def test_usage_errors_exit_2(capsys):
@@ -194,7 +207,11 @@ def test_every_command_lists_its_choices(command, capsys):
     (["run", "--bench", "nosuch"], ["--bench", "invalid choice: 'nosuch'", "'andrew'"]),
     (["sweep", "--profile", "none"], ["--profile", "invalid choice: 'none'", "'ds3100'"]),
     (["sweep"], ["required: --profile"]),
-    (["attribute", "--profile", "ds3100", "--bench", "andrew"], ["invalid choice: 'andrew'"]),
+    (["attribute", "--profile", "ds3100", "--bench", "lat_fs"], ["invalid choice: 'lat_fs'"]),
+    (["sweep", "--profile", "ds3100", "--bench", "nosuch"],
+     ["invalid choice: 'nosuch'", "'andrew'", "'mips'"]),
+    (["run", "--tag", "a/b"], ["--tag", "use letters, digits"]),
+    (["run", "--tag", "x.partial"], ["--tag"]),
     (["attribute", "--profile", "ds3100", "--bench", "bcopy", "--case", "foo"],
      ["--case: invalid choice for bcopy: 'foo'", "cached, uncached"]),
     (["attribute", "--profile", "ds3100", "--case", "call", "--region", "2"],

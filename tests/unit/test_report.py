@@ -35,14 +35,15 @@ def view(bench):
     return next(v for v in report.VIEWS if v.bench == bench)
 
 
-def test_our_relative_speeds_follow_the_papers_rule():
+def test_our_relative_speeds_follow_the_1990_rule():
+    """MVAX2 Ultrix = 1 (0.9 MIPS), as in the 1990 paper and Figure 1."""
     run = make_run()
-    # getpid: 200 ns = 0.2 us on a 1000-MIPS machine against Sun3 SunOS 108 us, 1.8 MIPS
-    assert report.our_relative(view("getpid"), run) == pytest.approx((108 / 0.2) / (1000 / 1.8))
-    # cswitch: 4000 ns = 0.004 ms against 2.36 ms
-    assert report.our_relative(view("cswitch"), run) == pytest.approx((2.36 / 0.004) / (1000 / 1.8))
-    # select uses the 10-full case: 1000 ns = 1 us against 1012 us
-    assert report.our_relative(view("select"), run) == pytest.approx((1012 / 1) / (1000 / 1.8))
+    # getpid: 200 ns = 0.2 us on a 1000-MIPS machine against MVAX2 Ultrix 207 us
+    assert report.our_relative(view("getpid"), run) == pytest.approx((207 / 0.2) / (1000 / 0.9))
+    # cswitch: 4000 ns = 0.004 ms against 3.66 ms
+    assert report.our_relative(view("cswitch"), run) == pytest.approx((3.66 / 0.004) / (1000 / 0.9))
+    # select uses the 10-full case: 1000 ns = 1 us against 1820 us
+    assert report.our_relative(view("select"), run) == pytest.approx((1820 / 1) / (1000 / 0.9))
     # bcopy: uncached 500 MB/s / 1000 MIPS = 0.5 bytes per instruction
     assert report.our_relative(view("bcopy"), run) == 0.5
 
@@ -55,15 +56,15 @@ def test_format_report_contents():
                   "Table 5: Throughput of bcopy procedure for large blocks"):
         assert title in text
     lines = text.splitlines()
-    # our getpid row: 0.200 us, MIPS-relative (108/0.2)/(1000/1.8) = 0.972
+    # our getpid row: 0.200 us, MIPS-relative (207/0.2)/(1000/0.9) = 0.931
     row = next(line for line in lines if line.startswith("ours: riscv, profile none")
                and "0.200" in line)
-    assert row.split()[-2:] == ["0.200", "0.972"]
+    assert row.split()[-2:] == ["0.200", "0.931"]
     assert "  instructions per call" in text
     assert any(line.split()[-1] == "200" for line in lines if "instructions per call" in line)
-    # select: 0.500, 1.20, 1.00 us and 1012/1 / (1000/1.8) = 1.82
+    # select: 0.500, 1.20, 1.00 us and 1820/1 / (1000/0.9) = 1.64
     sel = [line for line in lines if line.startswith("ours:")][2]
-    assert sel.split()[-4:] == ["0.500", "1.20", "1.00", "1.82"]
+    assert sel.split()[-4:] == ["0.500", "1.20", "1.00", "1.64"]
     # bcopy: 1000 and 500 MB/s, 0.500 bytes/instruction; uncached counts no instructions
     bc = [line for line in lines if line.startswith("ours:")][3]
     assert bc.split()[-3:] == ["1000", "500", "0.500"]
@@ -72,9 +73,15 @@ def test_format_report_contents():
     # paper rows as printed, units in headers, the notes underneath
     assert "Time (microseconds)" in text and "Time (ms)" in text
     assert "Cached (Mbytes/second)" in text
-    assert any(line.startswith("M2000 RISC/os 4.0") and line.split()[-2:] == ["18", "0.54"]
+    # the paper's rows by the same rule: M2000 (207/18)/(20/0.9) = 0.52, the MVAX2 1
+    assert any(line.startswith("M2000 RISC/os 4.0") and line.split()[-2:] == ["18", "0.52"]
                for line in lines)
-    assert any(line.startswith("MVAX2 Ultrix 3.0") and line.split()[-2:] == ["207", "0.90"]
+    assert any(line.startswith("MVAX2 Ultrix 3.0") and line.split()[-2:] == ["207", "1.00"]
+               for line in lines)
+    assert "MIPS-relative speed (MVAX2 = 1)" in text and "Sun3 = 1" not in text
+    # Table 5's column is MB/s per MIPS, and says so: 500 MB/s / 1000 MIPS
+    assert "MB/s per MIPS" in text and "Bytes/instruction  " not in text
+    assert any(line.startswith("Sun4 SunOS 4.0") and line.split()[-1] == "0.52"
                for line in lines)
     assert "profile none = test note" in text
     assert "MB = 10^6 bytes" in text
@@ -106,18 +113,22 @@ def test_unknown_benchmark_goes_to_other_results():
 
 def test_json_round_trip(tmp_path):
     run = make_run()
-    path = tmp_path / "out" / "riscv-none.json"
+    path = tmp_path / "out" / "results.json"
     report.write_json(run, path)
     d = json.loads(path.read_text())
     assert d["format"] == report.FORMAT
     assert (d["arch"], d["profile"], d["mips"], d["qemu_version"], d["git_commit"]) == \
         ("riscv", "none", 1000.0, "10.0.2", "abc")
-    assert d["boot"] == {"arch": "riscv", "ram": 134217728, "hz": 100, "pages": "32398"}
+    assert d["boot"] == {"arch": "riscv", "ram": 134217728, "hz": 100, "pages": 32398}
     first = d["results"][0]
     assert first["line"] == LINES[0]
     assert first["derived"]["ns_per_op"] == 200.0
     assert first["derived"]["mb_per_s"] is None
-    assert d["results"][5]["l1_misses"] == "3"
+    assert d["results"][5]["l1_misses"] == 3              # a number, not "3"
+    # bcopy uncached printed insns=0 loop_insns=0: not counted, so null, not 0
+    assert (d["results"][6]["insns"], d["results"][6]["loop_insns"]) == (None, None)
+    assert d["results"][6]["derived"]["insns_per_op"] is None
+    assert d["results"][0]["insns"] == 250000
 
     back = report.load_json(path)
     assert back.results == run.results
@@ -130,19 +141,47 @@ def test_json_round_trip(tmp_path):
 
 def test_csv_round_trip(tmp_path):
     run = make_run()
-    path = tmp_path / "riscv-none.csv"
+    path = tmp_path / "results.csv"
     report.write_csv(run, path)
     rows = report.read_csv(path)
-    assert list(rows[0]) == list(report.CSV_FIELDS)
+    assert list(rows[0])[:len(report.CSV_FIELDS)] == list(report.CSV_FIELDS)
+    assert list(rows[0])[len(report.CSV_FIELDS):] == ["l1_misses"]
     assert len(rows) == len(run.results)
     for row, r in zip(rows, run.results):
         assert (row["arch"], row["profile"], row["bench"], row["case"]) == \
             ("riscv", "none", r.bench, r.case)
-        for k in ("iters", "bytes", "ns", "loop_ns", "insns", "loop_insns"):
+        for k in ("iters", "bytes", "ns", "loop_ns"):
             assert int(row[k]) == getattr(r, k)
         for k, v in r.derived().items():
             assert (row[k] == "") if v is None else (float(row[k]) == v)
     assert float(rows[5]["mb_per_s"]) == 1000.0
+    assert rows[6]["insns"] == rows[6]["loop_insns"] == rows[6]["insns_per_op"] == ""
+    assert rows[0]["unit"] == "us" and float(rows[0]["value"]) == 0.2
+    assert float(rows[0]["mips_relative"]) == pytest.approx((207 / 0.2) / (1000 / 0.9))
+    # profile none stands for no machine of the paper: no paper value
+    assert rows[0]["paper_value"] == rows[0]["paper_table"] == ""
+
+
+def test_paper_value_is_the_profiles_row():
+    """A DS3100 model compares with Ultrix; the file benchmarks' UNIX rows
+    with our sync policy (Ultrix wrote metadata synchronously) only."""
+    run = make_run(LINES + FILE_LINES)
+    run.paper_machine, run.paper_os = "DS3100", "Ultrix"
+    by = {(r.bench, r.case): report.case_fields(run, r) for r in run.results}
+    assert (by["getpid", "call"]["paper_table"], by["getpid", "call"]["paper_config"],
+            by["getpid", "call"]["paper_value"]) == ("Table 2", "DS3100 Ultrix 3.1", 25)
+    assert by["select", "10empty"]["paper_value"] == 153
+    assert by["bcopy", "uncached"]["paper_value"] == 5.1
+    assert by["openclose", "/a/b/c/foo"]["paper_config"] == "DS3100 Ultrix 3.1 Local"
+    assert by["openclose", "/a/b/c/foo"]["paper_value"] == 0.41
+    assert by["createdelete", "100k-sync"]["paper_value"] == 548
+    assert by["createdelete", "100k-delayed"]["paper_value"] is None
+    assert by["andrew", "compile-sync"]["paper_value"] == 133
+    # typed counts, per operation too: 140 writes over 10 iterations
+    cd = by["createdelete", "100k-sync"]
+    assert (cd["policy"], cd["dev_writes"], cd["dev_writes_per_op"]) == ("sync", 140, 14.0)
+    run.paper_machine, run.paper_os = "Sun3", "SunOS"   # Table 10 has no Sun3 SunOS row
+    assert report.case_fields(run, run.result("createdelete", "0k-sync"))["paper_value"] is None
 
 
 @pytest.mark.parametrize("content, message", [
@@ -169,8 +208,9 @@ def test_fmt(v, s):
     assert report.fmt(v) == s
 
 
-def test_git_commit_outside_git(tmp_path):
-    assert report.git_commit(tmp_path) == (None, None)
+def test_git_state_outside_git(tmp_path):
+    from harness.bench import provenance
+    assert provenance.git_state(tmp_path)["commit"] is None
 
 
 FILE_LINES = [
