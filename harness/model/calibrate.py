@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import ROOT
-from ..bench import paper
+from ..bench import paper, suite
 from ..errors import HarnessError
 from . import hwmodel
 from .runs import run_model
@@ -57,8 +57,8 @@ CALIBRATED = ("ds3100", "sun4", "m2000",    # the paper's machines, on the ISA e
 TOLERANCE = 0.01          # stop within 1% of both targets (the goal is 5%)
 MAX_STEPS = 14
 BW_CAP = 2000.0           # MB/s, far above any 1989 memory: see fit()
-MIPS_CMD = "mips -n 5000"
-BCOPY_CMD = "bcopy -c 8K -u 1M -n 4"     # 1 MB: bigger than any of the caches
+MIPS_CMD = suite.BY_NAME["mips"].short_command
+BCOPY_CMD = suite.BY_NAME["bcopy"].short_command     # 1 MB: bigger than any of the caches
 
 
 rating = hwmodel.mips_rating       # MIPS relative to a VAX-11/780
@@ -100,9 +100,16 @@ def targets(hw: hwmodel.HwProfile) -> Targets:
     return Targets(paper.TABLE1[machine].mips, cached, uncached, row.config)
 
 
+# What produced the last measurement (harness/bench/provenance.py), for the
+# calibration's record.
+last_provenance: dict = {}
+
+
 def measure(name: str, cpi: float, bw: float, arch: str = "riscv") -> Point:
     run = run_model(name, [MIPS_CMD, BCOPY_CMD], arch=arch, tag="calibrate",
                     overrides={"cpu.cpi": cpi, "memory.bandwidth_mbs": bw})
+    last_provenance.clear()
+    last_provenance.update(run.provenance)
     m = run.result("mips", "integer")
     mips = rating(m.iters, m.net_ns)
     cached = run.result("bcopy", "cached").mb_per_s
@@ -347,7 +354,8 @@ def calibrate(names: list[str], write: bool = True, out: Path | None = None,
                           "bcopy_cached": error(p.bcopy_cached, t.bcopy_cached)},
                "not_within_5_percent": misses(hw, f),
                "steps": [asdict(h) for h in f.history],
-               "reference": reference()}
+               "reference": reference(),
+               "provenance": dict(last_provenance)}
         summary[name] = rec
         say(f"  fitted cpi = {p.cpi:.4f}, bandwidth = {p.bandwidth_mbs:.3f} MB/s; "
             f"MIPS {p.mips:.2f} vs {t.mips:g} ({error(p.mips, t.mips):+.1%}), "

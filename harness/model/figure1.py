@@ -30,12 +30,14 @@ seven are predictions of the models.
 from __future__ import annotations
 
 import csv
+import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import ROOT
 from ..bench import paper, suite
+from ..bench.rundir import RunDir
 from ..errors import HarnessError
 from ..guest.protocol import Result
 from . import hwmodel
@@ -87,18 +89,36 @@ def geomean(values: list[float]) -> float:
 
 # ---------------------------------------------------------------- the paper
 
-def paper_speeds(machine: str) -> dict[str, list[float]]:
-    """{benchmark: the MIPS-relative speeds of the machine's rows}."""
+@dataclass(frozen=True)
+class PaperPoint:
+    """One row of the paper's for one benchmark: its MIPS-relative speed."""
+
+    os: str                     # as printed, e.g. "Ultrix 3.1"
+    config: str                 # the row's configuration, e.g. "DS3100 Ultrix 3.1 Local"
+    table: str                  # e.g. "Table 2"
+    value: float                # in the table's unit
+    speed: float                # MIPS-relative, MVAX2 = 1
+
+
+def paper_rows(machine: str) -> dict[str, list[PaperPoint]]:
+    """{benchmark: the machine's rows in the paper, with their speeds}."""
     mips = paper.TABLE1[machine].mips
-    out: dict[str, list[float]] = {}
+    out: dict[str, list[PaperPoint]] = {}
     for b in BENCHES:
         ref = b.table.row(REFERENCE, "Ultrix", b.where).values[b.column]
         assert ref is not None
         for row in b.table.rows:
             v = row.values[b.column]
             if row.machine == machine and row.where == b.where and v is not None:
-                out.setdefault(b.name, []).append(relative(v, ref, mips, b.is_rate))
+                out.setdefault(b.name, []).append(PaperPoint(
+                    row.os, row.config, f"Table {b.table.number}", v,
+                    relative(v, ref, mips, b.is_rate)))
     return out
+
+
+def paper_speeds(machine: str) -> dict[str, list[float]]:
+    """{benchmark: the MIPS-relative speeds of the machine's rows}."""
+    return {k: [p.speed for p in v] for k, v in paper_rows(machine).items()}
 
 
 # ---------------------------------------------------------------- ours
@@ -117,13 +137,15 @@ def our_value(b: Bench, results: list[Result]) -> float:
     return total
 
 
-def measure(profile: str, say=print) -> list[Result]:
-    """The benchmarks of the figure under one model: one boot, default arguments."""
+def measure(profile: str, say=print) -> tuple[list[Result], dict]:
+    """The benchmarks of the figure under one model: one boot, default
+    arguments; (results, provenance)."""
     hw = hwmodel.load_profile(profile)
     say(f"figure1: {profile} ({hw.machine}, on {hw.isa})")
     commands = [suite.BY_NAME[b.name].command_line for b in BENCHES]
-    return run_model(profile, commands, arch=hw.isa, tag="figure1",
-                     timeout=max(suite.BY_NAME[b.name].timeout for b in BENCHES)).results
+    run = run_model(profile, commands, arch=hw.isa, tag="figure1",
+                    timeout=max(suite.BY_NAME[b.name].timeout for b in BENCHES))
+    return run.results, run.provenance
 
 
 @dataclass
@@ -133,6 +155,8 @@ class Point:
     mips: float
     ours: dict[str, float]              # benchmark -> our MIPS-relative speed
     paper: dict[str, list[float]]       # benchmark -> the paper's, one per row
+    values: dict[str, float] = field(default_factory=dict)   # ours, in the table's unit
+    rows: dict[str, list[PaperPoint]] = field(default_factory=dict)   # the paper's rows
 
     @property
     def ours_mean(self) -> float:
@@ -154,9 +178,10 @@ def points(measured: dict[str, list[Result]]) -> list[Point]:
         if profile not in measured:
             continue
         mips = paper.TABLE1[machine].mips
-        ours = {b.name: relative(our_value(b, measured[profile]), ref[b.name], mips, b.is_rate)
-                for b in BENCHES}
-        out.append(Point(machine, profile, mips, ours, paper_speeds(machine)))
+        values = {b.name: our_value(b, measured[profile]) for b in BENCHES}
+        ours = {b.name: relative(values[b.name], ref[b.name], mips, b.is_rate) for b in BENCHES}
+        out.append(Point(machine, profile, mips, ours, paper_speeds(machine), values,
+                         paper_rows(machine)))
     return out
 
 
@@ -186,55 +211,106 @@ def format_table(pts: list[Point]) -> str:
     return "\n".join(lines) + "\n"
 
 
+CSV_COLUMNS = ("machine", "profile", "mips", "source", "os", "config", "table", "benchmark",
+               "unit", "value", "mips_relative")
+
+
+def csv_rows(pts: list[Point]) -> list[dict[str, object]]:
+    """One row per point of the figure: ours per machine and benchmark, the
+    paper's per machine, benchmark and row (its OS and configuration), and
+    each side's geometric mean (benchmark "geomean").  (machine, source,
+    os, benchmark) is a key: pandas can pivot on it."""
+    out: list[dict[str, object]] = []
+    for p in pts:
+        base = {"machine": p.machine, "profile": p.profile, "mips": p.mips}
+        for b in BENCHES:
+            table = f"Table {b.table.number}"
+            unit = "MB/s" if b.is_rate else "us"
+            out.append({**base, "source": "ours", "os": "ours", "config": f"{p.profile} model",
+                        "table": table, "benchmark": b.name, "unit": unit,
+                        "value": p.values.get(b.name), "mips_relative": p.ours[b.name]})
+            for r in p.rows.get(b.name, []):
+                out.append({**base, "source": "paper", "os": r.os, "config": r.config,
+                            "table": r.table, "benchmark": b.name,
+                            "unit": "MB/s" if b.is_rate else paper_unit(b),
+                            "value": r.value, "mips_relative": r.speed})
+        out.append({**base, "source": "ours", "os": "ours", "config": f"{p.profile} model",
+                    "table": "", "benchmark": "geomean", "unit": "",
+                    "value": None, "mips_relative": p.ours_mean})
+        out.append({**base, "source": "paper", "os": "all", "config": "every row above",
+                    "table": "", "benchmark": "geomean", "unit": "",
+                    "value": None, "mips_relative": p.paper_mean})
+    return out
+
+
+def paper_unit(b: Bench) -> str:
+    """The unit of the paper's column, as its header says."""
+    header = b.table.columns[b.column]
+    for word, unit in (("microseconds", "us"), ("ms", "ms"), ("seconds", "s")):
+        if word in header:
+            return unit
+    return ""
+
+
 def write_csv(pts: list[Point], path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["machine", "profile", "mips", "source", "benchmark", "mips_relative"])
-        for p in pts:
-            for b in BENCHES:
-                w.writerow([p.machine, p.profile, p.mips, "ours", b.name, f"{p.ours[b.name]:.4f}"])
-                for v in p.paper.get(b.name, []):
-                    w.writerow([p.machine, p.profile, p.mips, "paper", b.name, f"{v:.4f}"])
-            w.writerow([p.machine, p.profile, p.mips, "ours", "geomean", f"{p.ours_mean:.4f}"])
-            w.writerow([p.machine, p.profile, p.mips, "paper", "geomean", f"{p.paper_mean:.4f}"])
+        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
+        w.writeheader()
+        for row in csv_rows(pts):
+            w.writerow({k: "" if row[k] is None else
+                        (repr(row[k]) if isinstance(row[k], float) else row[k])
+                        for k in CSV_COLUMNS})
 
 
-def plot(pts: list[Point], path: Path) -> None:
+def plot(pts: list[Point], paths: list[Path]) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = plt.subplots(figsize=(7.2, 4.8))
     xs = [p.mips for p in pts]
-    ax.plot(xs, [p.paper_mean for p in pts], "o", mfc="none", mec="black", ms=8,
-            label="paper: its Tables 2-10, as its Figure 1 sums them")
-    ax.plot(xs, [p.ours_mean for p in pts], "s", color="tab:blue", ms=7,
-            label="ours (our kernel on the models)")
+    for p in pts:                       # how far ours is from the paper's
+        ax.plot([p.mips, p.mips], [p.paper_mean, p.ours_mean], color="grey", linewidth=0.8,
+                zorder=1)
+    ax.plot(xs, [p.paper_mean for p in pts], "o", mfc="white", mec="black", ms=8, zorder=2,
+            label="paper: mean over the machine's rows in Tables 2-10 (its 1990 Figure 1)")
+    ax.plot(xs, [p.ours_mean for p in pts], "s", color="tab:blue", ms=7, zorder=3,
+            label="ours: our kernel on the machine's hardware model")
     for p in pts:
         ax.annotate(p.machine, (p.mips, max(p.paper_mean, p.ours_mean)),
-                    textcoords="offset points", xytext=(4, 6), fontsize=8)
+                    textcoords="offset points", xytext=(-4, 7), fontsize=8)
     ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
+    ax.annotate("1 = the OS keeps pace with the processor", (21.5, 1.0),
+                textcoords="offset points", xytext=(0, 4), fontsize=7, ha="right",
+                color="dimgrey")
     ax.set_xlim(0, 22)
+    ax.set_xticks([0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20])
     ax.set_ylim(0, max(1.3, max(max(p.ours_mean, p.paper_mean) for p in pts) * 1.15))
-    ax.set_xlabel("MIPS (VAX-11/780 = 1, Table 1)")
-    ax.set_ylabel("relative performance (MVAX2 = 1)")
-    ax.set_title("Operating system speed against processor speed", fontsize=10)
+    ax.set_xlabel("processor speed (MIPS, VAX-11/780 = 1: the paper's Table 1)", fontsize=9)
+    ax.set_ylabel("operating-system speed relative to processor speed\n"
+                  "(geometric mean of 8 benchmarks' MIPS-relative speeds, MicroVAX II = 1)",
+                  fontsize=8)
+    ax.set_title("Figure 1 rebuilt: operating-system speed against processor speed", fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=7.5, loc="lower left")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    for path in paths:
+        fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def figure1(out: Path | None = None, say=print) -> tuple[str, Path, Path]:
-    """Measure every machine, print the table, write CSV and PNG."""
-    measured = {profile: measure(profile, say) for _, profile in MACHINES}
+def figure1(out: Path | None = None, say=print) -> tuple[str, Path]:
+    """Measure every machine, print the table; write the directory
+    OUT/figure1/ (figure1.txt, .csv, .png, .svg, .json), replaced whole."""
+    measured, made_by = {}, {}
+    for _, profile in MACHINES:
+        measured[profile], made_by[profile] = measure(profile, say)
     pts = points(measured)
-    stem = out or ROOT / "results" / "figure1"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    csv_path, png_path = stem.with_suffix(".csv"), stem.with_suffix(".png")
     text = format_table(pts)
-    stem.with_suffix(".txt").write_text(text)
-    write_csv(pts, csv_path)
-    plot(pts, png_path)
-    return text, csv_path, png_path
+    with RunDir(out or ROOT / "results", "figure1") as d:
+        d.path("figure1.txt").write_text(text)
+        write_csv(pts, d.path("figure1.csv"))
+        plot(pts, [d.path("figure1.png"), d.path("figure1.svg")])
+        d.path("figure1.json").write_text(json.dumps(
+            {"points": csv_rows(pts), "provenance": made_by}, indent=1) + "\n")
+    return text, d.final
