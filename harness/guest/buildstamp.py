@@ -71,15 +71,15 @@ class Target:
         return ROOT / self.build_dir / STAMP_NAME
 
 
-def _arches() -> list[str]:
-    return sorted(p.parent.name for p in (ROOT / "kernel" / "arch").glob("*/arch.mk"))
+def _arches(root: Path = ROOT) -> list[str]:
+    return sorted(p.parent.name for p in (root / "kernel" / "arch").glob("*/arch.mk"))
 
 
-def kernel_target(arch: str, image: str = "") -> Target:
+def kernel_target(arch: str, image: str = "", root: Path = ROOT) -> Target:
     """An ISA's kernel: the portable and its own kernel code, the guest
     programs (they are in the file-system image linked into the kernel),
     the host tools that make and check that image, and the Makefile."""
-    others = [a for a in _arches() if a != arch]
+    others = [a for a in _arches(root) if a != arch]
     images = [f"build/{arch}/kernel.elf", f"build/{arch}/fs.img"]
     if image and image not in images:
         images.append(image)

@@ -12,6 +12,7 @@ commands with canned protocol lines.  Options make it misbehave:
   --newline crlf|lf           what ends each printed line (default crlf)
   --no-echo                   do not echo typed characters
   --hang-on CMD               treat CMD like `hang` (repeatable)
+  --slower CMD                CMD's results take twice the time and instructions (repeatable)
   --pidfile PATH              write our pid there (tests check it is gone)
 
 Commands: getpid cswitch select bcopy readcache openclose createdelete andrew mips
@@ -121,6 +122,17 @@ class Console:
             buf += ch
 
 
+def slower(line: str) -> str:
+    """A RESULT line whose timed loop took twice as long (net of its empty loop)."""
+    if not line.startswith("RESULT "):
+        return line
+    f = dict(w.split("=", 1) for w in line.split()[1:])
+    for key, loop in (("ns", "loop_ns"), ("insns", "loop_insns")):
+        if int(f[key]):
+            line = line.replace(f" {key}={f[key]} ", f" {key}={2 * int(f[key]) - int(f[loop])} ")
+    return line
+
+
 def like_qemu_stdio() -> None:
     """Terminal settings QEMU's stdio chardev uses: raw input, output processing on."""
     if not os.isatty(0):
@@ -150,6 +162,7 @@ def main() -> int:
     ap.add_argument("--no-echo", action="store_true")
     ap.add_argument("--pidfile")
     ap.add_argument("--hang-on", action="append", default=[])
+    ap.add_argument("--slower", action="append", default=[])
     args = ap.parse_args()
 
     if args.pidfile:
@@ -185,7 +198,7 @@ def main() -> int:
             pass
         elif cmd in CANNED:
             for text in CANNED[cmd]:
-                con.line(text)
+                con.line(slower(text) if cmd in args.slower else text)
         elif cmd == "echo":
             con.line(" ".join(words[1:]))
         elif cmd == "hang":
