@@ -11,17 +11,19 @@ the same instructions either way, so guest MIPS = instructions / CPU
 seconds, with the instructions taken from the RESULT lines (timed and empty
 loops).  The best of --repeat runs counts.  A benchmark of the model, not a
 test: measure on an idle machine; the hw-models README quotes its output,
-which also goes to results/hwmodel-overhead-PROFILE.txt.
+which also goes to results/hwmodel-overhead-PROFILE.txt (and, with what produced it,
+to .json beside it).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Callable
 
 from .. import ROOT
-from ..bench import suite
+from ..bench import provenance, suite
 from ..guest import machines, protocol
 from . import hwmodel, runs
 
@@ -97,4 +99,8 @@ def overhead(profile: str, repeat: int = 3, bench_names: list[str] | None = None
     path = out or ROOT / "results" / f"hwmodel-overhead-{profile}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+    # what produced it, beside it (harness/bench/provenance.py)
+    made_by = provenance.record(machines.get(arch), hwmodel.load_profile(profile))
+    path.with_suffix(".json").write_text(json.dumps(
+        {"table": text, "best": best, "provenance": made_by}, indent=1) + "\n")
     return text, path
