@@ -85,6 +85,7 @@ python3 -c 'import pexpect' 2>/dev/null || need_apt+=(python3-pexpect)
 python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
 python3 -c 'import matplotlib' 2>/dev/null || need_apt+=(python3-matplotlib)
 python3 -c 'import xdist' 2>/dev/null || need_apt+=(python3-pytest-xdist)
+python3 -c 'import pandas' 2>/dev/null || need_apt+=(python3-pandas)     # the tests read every CSV with it
 
 if [ ${#need_apt[@]} -gt 0 ]; then
     apt_update
@@ -95,7 +96,7 @@ fi
 # Debian's python3-* packages land in /usr/lib/python3; a pyenv or venv python
 # does not see them.  Fall back to pip for the interpreter `python3` names.
 # (module to import, package that provides it)
-for pair in pexpect:pexpect pytest:pytest matplotlib:matplotlib xdist:pytest-xdist; do
+for pair in pexpect:pexpect pytest:pytest matplotlib:matplotlib xdist:pytest-xdist pandas:pandas; do
     mod=${pair%%:*} pkg=${pair#*:}
     if ! python3 -c "import $mod" 2>/dev/null; then
         echo "deps: pip-installing $pkg for $(command -v python3)"
