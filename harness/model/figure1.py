@@ -40,7 +40,7 @@ from ..bench import paper, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError
 from ..guest.protocol import Result
-from . import hwmodel
+from . import hwmodel, plotfiles
 from .runs import run_model
 
 # The paper's machines, each with the profile that models it, cheapest first.
@@ -294,8 +294,7 @@ def plot(pts: list[Point], paths: list[Path]) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7.5, loc="lower left")
     fig.tight_layout()
-    for path in paths:
-        fig.savefig(path, dpi=100)
+    plotfiles.save(fig, paths)
     plt.close(fig)
 
 

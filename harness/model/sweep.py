@@ -34,7 +34,7 @@ from ..bench import paper as paper_tables
 from ..bench import report, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError, SetupError, UsageError
-from . import hwmodel
+from . import hwmodel, plotfiles
 from .runs import run_model
 
 DEFAULT_BENCHES = ("bcopy", "readcache", "getpid", "mips")
@@ -86,7 +86,10 @@ def check_values(profile: str, param: str, values: list[Any]) -> None:
 def sweep(profile: str, param: str, values: list[Any], benches: list[str],
           arch: str | None = None, say=print) -> tuple[list[Row], list[dict[str, Any]]]:
     """(rows, the provenance of each point's run)."""
-    chosen = suite.choose(benches)             # BenchmarkError naming a bad one
+    suite.choose(benches)                      # BenchmarkError naming a bad one
+    # in the order given: what ran before a benchmark in the same boot moves
+    # its numbers (physical pages, cache contents), so the order is kept
+    chosen = [suite.BY_NAME[b] for b in benches]
     check_values(profile, param, values)
     arch = arch or hwmodel.load_profile(profile).isa
     rows: list[Row] = []
@@ -246,7 +249,12 @@ def marks(profile: str, param: str, rows: list[Row]) -> Marks:
             if rel is not None:
                 relative[key] = rel
     unit = param_words(param).partition("(")[2].split(",")[0].rstrip(")")
-    return Marks(at, f"{hw.name} {calibrated}: {at:.3g} {unit}".rstrip(), paper, relative)
+    return Marks(at, f"{hw.name} {calibrated}: {number(at)} {unit}".rstrip(), paper, relative)
+
+
+def number(v: Any) -> str:
+    """A swept value as people write it: 131072, 11.5, write-back."""
+    return str(v) if isinstance(v, (int, str)) else f"{v:.3g}"
 
 
 def _headline(rows: list[Row]) -> list[tuple[str, str]]:
@@ -299,6 +307,14 @@ def plot(rows: list[Row], paths: list[Path], title: str, m: Marks | None = None)
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xlabel(param_words(param), fontsize=8)
+        if numeric:                         # room for a star at either end
+            lo, hi = min(values), max(values)
+            if logx:
+                pad = (hi / lo) ** 0.06
+                ax.set_xlim(lo / pad, hi * pad)
+            elif hi > lo:
+                pad = (hi - lo) * 0.06
+                ax.set_xlim(lo - pad, hi + pad)
         ax.tick_params(labelsize=8)
         ax.grid(True, alpha=0.3)
         if m is not None and numeric:
@@ -320,7 +336,10 @@ def plot(rows: list[Row], paths: list[Path], title: str, m: Marks | None = None)
         b = suite.BY_NAME.get(bench)
         ax.set_title(f"{bench}" + (f" ({b.paper})" if b and b.paper else ""), fontsize=9)
         ax.set_ylabel(y_label(bench, pts[0].unit), fontsize=8)
-        ax.set_ylim(bottom=0)
+        ys = [r.measured for r in rows if r.bench == bench]
+        if m is not None:
+            ys += [v for (b, _), (v, _) in m.paper.items() if b == bench]
+        ax.set_ylim(0, max(ys) * 1.1)
         x_axis(ax)
         ax.legend(fontsize=7)
     if headline:
@@ -338,7 +357,8 @@ def plot(rows: list[Row], paths: list[Path], title: str, m: Marks | None = None)
         ax.set_title("MIPS-relative speed (MicroVAX II = 1)", fontsize=9)
         ax.set_ylabel("OS speed / processor speed (1 = keeps pace)", fontsize=8)
         x_axis(ax)
-        ax.legend(fontsize=7, loc="best")
+        # under the line at 1, where the curves of a slow OS do not reach
+        ax.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.98 / top - 0.01))
     if m is not None and numeric:
         from matplotlib.lines import Line2D
         handles = [Line2D([], [], color="grey", linestyle="--", label=m.at_words)]
@@ -347,14 +367,12 @@ def plot(rows: list[Row], paths: list[Path], title: str, m: Marks | None = None)
             handles.append(Line2D([], [], marker="*", markersize=11, color="white",
                                   markeredgecolor="black", linestyle="none",
                                   label="the paper's numbers for the real machine "
-                                  f"({', '.join(configs)}), drawn at {m.at:.3g}"))
+                                  f"({', '.join(configs)}), drawn at {number(m.at)}"))
         fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8,
                    frameon=False)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.05 if m is not None else 0, 1, 0.97))
-    for path in paths:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=100)
+    plotfiles.save(fig, paths)
     plt.close(fig)
 
 

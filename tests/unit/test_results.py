@@ -256,3 +256,18 @@ def test_pandas_loads_a_sweep_csv(tmp_path):
     assert df.pivot(index="value", columns="case", values="measured").loc[4, "cached"] == 4.0
     assert [r.measured for r in sweep.read_csv(tmp_path / "sweep.csv")] == \
         [r.measured for r in rows]
+
+
+def test_sweep_runs_the_benchmarks_in_the_order_given(monkeypatch):
+    """What ran before a benchmark in the same boot moves its numbers, so a
+    sweep keeps the order it was given (make sweep's, as before)."""
+    seen = []
+
+    def stop(profile, commands, *args, **kw):
+        seen.extend(commands)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep, "run_model", stop)
+    with pytest.raises(KeyboardInterrupt):
+        sweep.sweep("ds3100", "memory.bandwidth_mbs", [4], ["bcopy", "getpid", "andrew"])
+    assert seen == ["bcopy -c 8K -u 1M -n 4", "getpid -n 20000", "andrew -p sync"]
