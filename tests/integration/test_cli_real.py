@@ -47,16 +47,16 @@ def sha(path):
 def test_provenance_names_what_was_booted(tmp_path):
     """The hashes in a result file are those of the files booted: the kernel,
     the file-system image, the plugin, the emulator, the profile."""
-    run = harness("run", "--profile", "ds3100", "--out", str(tmp_path), "--bench", "getpid")
+    run = harness("run", "--profile", "ds3100-riscv", "--out", str(tmp_path), "--bench", "getpid")
     assert run.returncode == 0, run.stderr
-    p = json.loads((tmp_path / "riscv-ds3100" / "results.json").read_text())["provenance"]
+    p = json.loads((tmp_path / "riscv-ds3100-riscv" / "results.json").read_text())["provenance"]
     assert p["build"]["images"] == {"build/riscv/kernel.elf": sha("build/riscv/kernel.elf"),
                                     "build/riscv/fs.img": sha("build/riscv/fs.img")}
     assert p["hwmodel_plugin"]["images"] == {
         "build/hw-models/libhwmodel.so": sha("build/hw-models/libhwmodel.so")}
     assert p["emulator"]["sha256"] == buildstamp.sha256_file(Path(p["emulator"]["path"]))
     assert int(p["emulator"]["version"].split(".")[0]) >= 10
-    assert p["profile"]["sha256"] == sha("hw-models/profiles/ds3100.toml")
+    assert p["profile"]["sha256"] == sha("hw-models/profiles/ds3100-riscv.toml")
     assert any(a.startswith(str(ROOT / "build/hw-models/libhwmodel.so"))
                for a in p["emulator_command"])
 
@@ -101,12 +101,12 @@ def test_compare_two_real_runs(tmp_path):
     assert (df.ratio == 1.0).all() and (df.insns_per_op_change == 0).all()
     run = pd.read_csv(tmp_path / "riscv-none-a" / "results.csv")
     assert run.insns_per_op.notna().all()
-    r = harness("run", "--out", str(tmp_path), "--bench", "getpid", "--profile", "ds3100",
+    r = harness("run", "--out", str(tmp_path), "--bench", "getpid", "--profile", "ds3100-riscv",
                 "--tag", "model")
     assert r.returncode == 0, r.stderr
     cmp = harness("compare", "--out", str(tmp_path), "a", "model", timeout=60)
     assert cmp.returncode == 2
-    assert "they differ in profile none / ds3100" in cmp.stderr
+    assert "they differ in profile none / ds3100-riscv" in cmp.stderr
     assert "cases only A has: bcopy cached, uncached" in cmp.stderr
 
 
