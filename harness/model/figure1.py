@@ -272,9 +272,11 @@ def plot(pts: list[Point], paths: list[Path]) -> None:
     for p in pts:                       # how far ours is from the paper's
         ax.plot([p.mips, p.mips], [p.paper_mean, p.ours_mean], color="grey", linewidth=0.8,
                 zorder=1)
-    ax.plot(xs, [p.paper_mean for p in pts], "o", mfc="white", mec="black", ms=8, zorder=2,
-            label="paper: mean over the machine's rows in Tables 2-10 (its 1990 Figure 1)")
-    ax.plot(xs, [p.ours_mean for p in pts], "s", color="tab:blue", ms=7, zorder=3,
+    # the paper's hollow and on top, so that a point of ours under it shows
+    ax.plot(xs, [p.paper_mean for p in pts], "o", mfc="none", mec="black", mew=1.3, ms=11,
+            zorder=3, label="paper: mean over the machine's rows in Tables 2-10 (its 1990 "
+            "Figure 1)")
+    ax.plot(xs, [p.ours_mean for p in pts], "s", color="tab:blue", ms=6, zorder=2,
             label="ours: our kernel on the machine's hardware model")
     for p in pts:
         ax.annotate(p.machine, (p.mips, max(p.paper_mean, p.ours_mean)),
