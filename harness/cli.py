@@ -127,9 +127,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     benches = suite.choose(args.bench)
     machine, profile = _machine_and_profile(args)
     out = Path(args.out)
+    machine.check()                          # built? (SetupError saying what to run)
+    provenance.verify(machine, profile.hw)   # and not older than its sources?
     with rundir.RunDir(out, rundir.run_name(args.arch, args.profile, args.tag)) as d:
         log_path, hw_log = d.path("console.log"), d.path("hwmodel.log")
-        guest = runs.start(machine, profile.hw, log_path, hw_log)   # refuses a stale build
+        guest = runs.start(machine, profile.hw, log_path, hw_log)
         record = report.RunRecord(
             arch=args.arch, profile=profile.name, mips=profile.mips,
             profile_note=profile.note, results=[], tag=args.tag,
