@@ -87,8 +87,8 @@ def kernel_target(arch: str, image: str = "", root: Path = ROOT) -> Target:
         name=arch, build_dir=f"build/{arch}",
         include=("Makefile", "kernel", "guests", "tools", f"boot/{arch}",
                  "scripts/mkfsroot.sh"),
-        exclude=tuple(f"kernel/arch/{a}" for a in others) +
-                tuple(f"guests/lib/arch/{a}" for a in others),
+        exclude=tuple(f"{d}/{a}" for a in others
+                      for d in ("kernel/arch", "guests/lib/arch", "guests/tests")),
         images=tuple(images), fix=f"make ARCH={arch}")
 
 
@@ -165,8 +165,8 @@ def changed(old: dict[str, str], new: dict[str, str]) -> list[str]:
 
 
 def _older_than(paths: list[str], when: float, root: Path) -> list[str]:
-    """Those of `paths` that exist with a date no later than `when`: make
-    cannot have seen them change."""
+    """Those of `paths` (sources changed or added) dated no later than
+    `when`: make cannot have seen them change."""
     return [p for p in paths if (root / p).exists() and (root / p).stat().st_mtime <= when]
 
 
@@ -189,7 +189,8 @@ def write(t: Target, root: Path = ROOT) -> Path:
     sources = hash_sources(t, root)
     old = read_stamp(t, root)
     if old is not None:
-        unseen = _older_than(changed(old.get("sources", {}), sources), path.stat().st_mtime, root)
+        unseen = _older_than([p for p in changed(old.get("sources", {}), sources)
+                              if p in sources], path.stat().st_mtime, root)
         if unseen:
             raise SetupError(
                 f"{', '.join(unseen)} changed since the last build of {t.name} but "
@@ -233,7 +234,7 @@ def check(t: Target, root: Path = ROOT) -> Fresh:
     diff = changed(stamp.get("sources", {}), sources)
     if diff:
         when = (root / t.build_dir / STAMP_NAME).stat().st_mtime
-        unseen = _older_than(diff, when, root)
+        unseen = _older_than([p for p in diff if p in sources], when, root)
         shown = ", ".join(diff[:5]) + (f" and {len(diff) - 5} more" if len(diff) > 5 else "")
         raise SetupError(f"the {t.name} build in {t.build_dir}/ is older than its sources "
                          f"({shown} changed since it was built): run `{_touch_fix(t, unseen)}`")

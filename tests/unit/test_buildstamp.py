@@ -18,6 +18,7 @@ def repo(tmp_path):
     files = {"Makefile": "all:\n", "kernel/arch/riscv/arch.mk": "", "kernel/arch/x86/arch.mk": "",
              "kernel/port/sysproc.c": "int getpid(void) { return pid; }\n",
              "kernel/arch/x86/trap.c": "x86\n", "guests/bin/getpid.c": "main\n",
+             "guests/tests/x86/t_x86.c": "x86 only\n",
              "tools/mkfs/mkfs.c": "mkfs\n", "README.md": "not a source\n",
              ".gitignore": "build/\n"}
     for name, text in files.items():
@@ -66,6 +67,7 @@ def test_a_fresh_build_passes(repo):
     assert fresh.sources_sha256 == buildstamp.digest(buildstamp.hash_sources(target(repo), repo))
     # another ISA's folder and a non-source file are not this build's sources
     (repo / "kernel/arch/x86/trap.c").write_text("changed\n")
+    (repo / "guests/tests/x86/t_x86.c").write_text("changed\n")
     (repo / "README.md").write_text("changed\n")
     buildstamp.check(target(repo), repo)
 
@@ -103,6 +105,19 @@ def test_a_change_under_an_old_date_is_caught_and_named(repo):
         build(repo, "kernel built from the edit")
     src.touch()
     build(repo, "kernel built from the committed sources")
+    buildstamp.check(target(repo), repo)
+
+
+def test_a_file_that_stops_being_a_source_needs_no_touch(repo):
+    """Moving a file out of the build (here: into another ISA's folder)
+    changes the set, not anything make must redo."""
+    src = repo / "kernel/port/sysproc.c"
+    moved = repo / "kernel/arch/x86/sysproc.c"
+    os.rename(src, moved)
+    age(moved, 3600)
+    with pytest.raises(SetupError, match=r"changed since it was built\): run `make ARCH=riscv`"):
+        buildstamp.check(target(repo), repo)
+    build(repo, "k")
     buildstamp.check(target(repo), repo)
 
 
