@@ -185,14 +185,28 @@ def test_bigger_cache_never_misses_more(tmp_path):
         assert misses[0] > misses[-1]
 
 
-def test_sweep_writes_csv_and_png(tmp_path):
+def test_sweep_writes_its_directory(tmp_path):
+    """A sweep's directory: the CSV (two values x two cases), the JSON with
+    the paper's numbers and what produced each point, the PNG and the SVG."""
+    import json
+
+    import pandas as pd
     from harness.model import sweep
-    csv_path, png_path = sweep.run_sweep("ds3100", "memory.bandwidth_mbs", [4, 16],
-                                         ["bcopy"], out=tmp_path / "s", say=lambda m: None)
-    rows = csv_path.read_text().splitlines()
-    assert rows[0].startswith("param,value,bench,case,unit,measured")
-    assert len(rows) == 1 + 2 * 2                     # two values x two cases
-    assert png_path.stat().st_size > 10000
+    d = sweep.run_sweep("ds3100", "memory.bandwidth_mbs", [4, 16], ["bcopy"],
+                        out=tmp_path, say=lambda m: None)
+    assert d == tmp_path / "sweep-ds3100-memory-bandwidth_mbs"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [d.name]       # nothing partial
+    df = pd.read_csv(d / "sweep.csv")
+    assert list(df.columns[:6]) == ["param", "value", "bench", "case", "unit", "measured"]
+    assert len(df) == 2 * 2                             # two values x two cases
+    cached = df[df.case == "cached"].set_index("value").measured
+    assert cached[16] > cached[4] > 0                   # more bandwidth, a faster copy
+    info = json.loads((d / "sweep.json").read_text())
+    assert {(p["case"], p["value"]) for p in info["paper"]} == {("cached", 10.2), ("uncached", 5.1)}
+    assert [p["profile"]["overrides"] for p in info["provenance"]] == \
+        [{"memory.bandwidth_mbs": 4}, {"memory.bandwidth_mbs": 16}]
+    assert (d / "sweep.png").stat().st_size > 10000
+    assert (d / "sweep.svg").read_text().lstrip().startswith("<?xml")
 
 
 @pytest.mark.parametrize("arch", TRACING_ARCHES)
@@ -281,8 +295,10 @@ def test_each_disk_request_is_charged_once(arch):
 
 def test_attribution_of_a_named_case():
     """--case picks the case's timed region, and the RESULT line confirms it."""
-    from harness.model import attribute, sweep
-    costs, meta = attribute.attribute("ds3100", sweep.COMMANDS["select"], case="10full")
+    from harness.bench import suite
+    from harness.model import attribute
+    costs, meta = attribute.attribute("ds3100", suite.BY_NAME["select"].short_command,
+                                      case="10full")
     assert meta["region"] == 6 and " case=10full " in f" {meta['result']} "
     assert sum(c.cycles for c in costs) == pytest.approx(meta["region_cycles_per_op"], rel=0.005)
 
