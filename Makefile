@@ -127,22 +127,22 @@ $(BUILD)/kernel/port/fsimage.o: kernel/port/fsimage.S $(BUILD)/fs.img
 	$(CC) $(KERNEL_CFLAGS) -DFS_IMAGE='"$(BUILD)/fs.img"' -c $< -o $@
 
 # ---------------------------------------------------------------- hardware model
-# The timing model is a QEMU plugin (hw-models/plugin/), a host program built
+# The timing model is a QEMU plugin (hw-models/qemu/ and core/), a host program built
 # with the host compiler against QEMU's plugin header.  The header is QEMU's
 # code: scripts/fetch-qemu-plugin-h.sh fetches it into build/ (never committed).
 HOST_CC       ?= gcc
 HWMODEL_DIR   := build/hw-models
 HWMODEL_SO    := $(HWMODEL_DIR)/libhwmodel.so
-HWMODEL_SRCS  := $(wildcard hw-models/plugin/*.c)
+HWMODEL_SRCS  := $(wildcard hw-models/core/*.c hw-models/qemu/*.c)
 QEMU_PLUGIN_H := $(HWMODEL_DIR)/include/qemu-plugin.h
 
 $(QEMU_PLUGIN_H): scripts/fetch-qemu-plugin-h.sh
 	scripts/fetch-qemu-plugin-h.sh $@
 
-$(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/plugin/*.h) $(QEMU_PLUGIN_H)
+$(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/core/*.h) $(QEMU_PLUGIN_H)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -flto -fvisibility=hidden -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -fPIC -shared \
-	    -I$(HWMODEL_DIR)/include $$(pkg-config --cflags glib-2.0) \
+	    -Ihw-models/core -I$(HWMODEL_DIR)/include $$(pkg-config --cflags glib-2.0) \
 	    -o $@ $(HWMODEL_SRCS) -lm
 
 # ---------------------------------------------------------------- commands

@@ -20,9 +20,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${OUSTERHOUT_CACHE:-$HOME/.cache/ousterhout}
 TOP=$CACHE/simh                   # the source tarball, shared by every version
-MODEL_SRCS=("$ROOT/simh/vax-model.patch" "$ROOT/simh/vax_model.c"
-            "$ROOT/hw-models/plugin/model.h" "$ROOT/hw-models/plugin/memsys.c"
-            "$ROOT/hw-models/plugin/cache.c")
+MODEL_SRCS=("$ROOT/hw-models/simh/vax-model.patch" "$ROOT/hw-models/simh/vax_model.c"
+            "$ROOT/hw-models/core/model.h" "$ROOT/hw-models/core/memsys.c"
+            "$ROOT/hw-models/core/cache.c")
 hash=$(cat "${MODEL_SRCS[@]}" | sha256sum | cut -c1-16)
 DEST=$TOP/$hash
 BIN=$DEST/vax
@@ -73,8 +73,8 @@ tar xf "$tarball" -C "$WORK" --strip-components=1
 cd "$WORK"
 # SIMH's sources have CRLF line endings; our patch is plain LF.
 sed -i 's/\r$//' makefile VAX/*.[ch]
-patch -p1 < "$ROOT/simh/vax-model.patch" >> "$LOG" 2>&1
-cp "$ROOT/simh/vax_model.c" "$ROOT"/hw-models/plugin/{model.h,memsys.c,cache.c} VAX/
+patch -p1 < "$ROOT/hw-models/simh/vax-model.patch" >> "$LOG" 2>&1
+cp "$ROOT/hw-models/simh/vax_model.c" "$ROOT"/hw-models/core/{model.h,memsys.c,cache.c} VAX/
 mkdir -p BIN
 make vax CC='gcc -std=gnu99 -U__STRICT_ANSI__ -O2 -D_GNU_SOURCE -I .' LDFLAGS='-lm -lrt' >> "$LOG" 2>&1
 install -m 755 BIN/vax "$BIN.tmp"

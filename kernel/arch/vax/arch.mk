@@ -44,10 +44,10 @@ $(BUILD)/kernel.bin: $(BUILD)/kernel.elf
 
 # Our SIMH: a MicroVAX 3900 whose timers count instructions exactly (runs
 # are deterministic), which knows our XFC markers and carries the hardware
-# model (simh/), rebuilt by scripts/vax-simh.sh when a source changes.
+# model (hw-models/simh/), rebuilt by scripts/vax-simh.sh when a source changes.
 SIMH_VAX := $(shell scripts/vax-simh.sh --path)
-$(SIMH_VAX): scripts/vax-simh.sh simh/vax-model.patch simh/vax_model.c \
-             $(wildcard hw-models/plugin/model.h hw-models/plugin/memsys.c hw-models/plugin/cache.c)
+$(SIMH_VAX): scripts/vax-simh.sh hw-models/simh/vax-model.patch hw-models/simh/vax_model.c \
+             $(wildcard hw-models/core/model.h hw-models/core/memsys.c hw-models/core/cache.c)
 	scripts/vax-simh.sh
 
 ARCH_ALL := $(BUILD)/kernel.bin $(SIMH_VAX)
