@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build our SIMH VAX simulator: Debian bookworm's simh 3.8.1 source with the
-# project's patch (simh/vax-model.patch) and hardware model (simh/vax_model.c,
-# with the QEMU plugin's memory model from hw-models/plugin/).  Run by
-# `make ARCH=vax` when missing.
+# project's patch (hw-models/simh/vax-model.patch) and the hardware model:
+# the engine (hw-models/core/) and its SIMH side (hw-models/simh/*.c),
+# copied into SIMH's tree as VAX/hwmodel/.  Run by `make ARCH=vax` when
+# missing.
 #
 #   scripts/vax-simh.sh          build unless already built
 #   scripts/vax-simh.sh --path   print where the simulator binary is (or goes)
@@ -20,10 +21,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${OUSTERHOUT_CACHE:-$HOME/.cache/ousterhout}
 TOP=$CACHE/simh                   # the source tarball, shared by every version
-MODEL_SRCS=("$ROOT/hw-models/simh/vax-model.patch" "$ROOT/hw-models/simh/vax_model.c"
-            "$ROOT/hw-models/core/model.h" "$ROOT/hw-models/core/memsys.c"
-            "$ROOT/hw-models/core/cache.c")
-hash=$(cat "${MODEL_SRCS[@]}" | sha256sum | cut -c1-16)
+PATCH=$ROOT/hw-models/simh/vax-model.patch
+MODEL_SRCS=("$ROOT"/hw-models/core/*.[ch] "$ROOT"/hw-models/simh/*.c)
+hash=$(cat "$PATCH" "${MODEL_SRCS[@]}" | sha256sum | cut -c1-16)
 DEST=$TOP/$hash
 BIN=$DEST/vax
 LOG=$DEST/build.log
@@ -73,8 +73,9 @@ tar xf "$tarball" -C "$WORK" --strip-components=1
 cd "$WORK"
 # SIMH's sources have CRLF line endings; our patch is plain LF.
 sed -i 's/\r$//' makefile VAX/*.[ch]
-patch -p1 < "$ROOT/hw-models/simh/vax-model.patch" >> "$LOG" 2>&1
-cp "$ROOT/hw-models/simh/vax_model.c" "$ROOT"/hw-models/core/{model.h,memsys.c,cache.c} VAX/
+patch -p1 < "$PATCH" >> "$LOG" 2>&1
+mkdir -p VAX/hwmodel
+cp "${MODEL_SRCS[@]}" VAX/hwmodel/
 mkdir -p BIN
 make vax CC='gcc -std=gnu99 -U__STRICT_ANSI__ -O2 -D_GNU_SOURCE -I .' LDFLAGS='-lm -lrt' >> "$LOG" 2>&1
 install -m 755 BIN/vax "$BIN.tmp"

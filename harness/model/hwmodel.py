@@ -8,7 +8,7 @@
 A profile describes one machine: processor (clock, CPI, extra cycles per
 instruction class, trap entry), caches, memory, disk.  Every field is
 required, so a typo or a forgotten field is caught here, with a message that
-names the field, before QEMU starts; the plugin (hw-models/plugin/) checks
+names the field, before QEMU starts; the model (hw-models/core/) checks
 again.  `overrides` ({"memory.bandwidth_mbs": 8.0}) change fields for sweeps
 and calibration and are validated the same way.  The profile "none"
 (`model = false`) has no model: only its name, rating and note.
@@ -307,7 +307,7 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
     if elf.exists():
         # The kernel's entry point runs before any address translation, so
         # its physical address is known: where the plugin learns the host
-        # address of guest RAM (hw-models/plugin/hwmodel.c).  Its virtual
+        # address of guest RAM (hw-models/qemu/plugin.c).  Its virtual
         # address is physical except on MIPS (kseg0: physical + 0x80000000),
         # where the ELF file's load addresses say which it is.
         entry = elf_entry(elf)
@@ -379,8 +379,9 @@ def _plugin_argv(args: list[str]) -> list[str]:
 BACKENDS = {
     "qemu-plugin": Backend("the QEMU plugin", True, _plugin_argv),
     # Our SIMH passes its one argument on to its MODEL command (the
-    # script's `model %1`: harness/guest/machines.py).
-    "simh": Backend("our SIMH", False, lambda args: [",".join(args)]),
+    # script's `model %1`: harness/guest/machines.py); it runs the same
+    # engine as the plugin (hw-models/simh/), trace= and attrib= included.
+    "simh": Backend("our SIMH", True, lambda args: [",".join(args)]),
 }
 
 

@@ -1,13 +1,13 @@
 /*
  * attrib.c: where the time goes, instruction by instruction.
  *
- * With attrib=FILE and attrib_region=ID, the plugin keeps, for every
+ * With attrib=FILE and attrib_region=ID, the front end keeps, for every
  * instruction executed while region ID is open, how often it ran, its static
  * cost per execution (CPI, class extra, trap penalty), the load and store
  * extras of its data accesses, and the stall cycles charged to it (cache
- * misses, write buffer, disk; instruction-cache misses go to the first
- * instruction of the block that missed).  At the region's end it writes one
- * line per instruction and starts again:
+ * misses, write buffer, disk; the front end says which instruction gets
+ * an instruction-fetch stall).  At the region's end this writes one line
+ * per instruction and starts again:
  *
  *      HWATTR region=ID vaddr=0x80003908 paddr=0x80003908 execs=100000
  *             static_mcyc=984 access_mcyc=0 stall_mcyc=0
@@ -16,83 +16,97 @@
  * (harness/attribute.py) tells kernel from user code by the physical address
  * (where the two share virtual addresses, as on the 68040, nothing else
  * can) and turns virtual addresses into function names with the kernel's
- * and the program's symbol tables.  Counting is
- * switched on and off by a flag that QEMU tests inline, so outside the
- * region it costs a compare per block.
+ * and the program's symbol tables.
+ *
+ * An instruction is known by where its code is (`where`: QEMU's host
+ * pointer, SIMH's physical address) and the virtual address it runs at,
+ * kept in an open-addressing hash table that doubles when half full.
+ * Records never move (front ends keep pointers to them).
  */
-#include <glib.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "model.h"
 
-struct key {
-    const void *haddr;                  /* where the code is */
-    uint64_t vaddr;                     /* and where the guest runs it */
+struct slot {
+    uint64_t where, vaddr;
+    struct attrib_insn *a;              /* NULL: empty */
 };
 
-static GHashTable *table;               /* struct key -> struct attrib_insn */
+static struct slot *table;
+static size_t size, used;               /* size: a power of two */
 static FILE *out;
 
-static guint key_hash(gconstpointer p)
+static size_t slot_of(const struct slot *t, size_t n, uint64_t where, uint64_t vaddr)
 {
-    const struct key *k = p;
-    return g_direct_hash(k->haddr) ^ (guint)(k->vaddr * 2654435761u);
+    uint64_t h = (where ^ (vaddr * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+    size_t i = (size_t)(h >> 32) & (n - 1);
+    while (t[i].a && (t[i].where != where || t[i].vaddr != vaddr))
+        i = (i + 1) & (n - 1);
+    return i;
 }
 
-static gboolean key_equal(gconstpointer a, gconstpointer b)
+static void grow(void)
 {
-    const struct key *x = a, *y = b;
-    return x->haddr == y->haddr && x->vaddr == y->vaddr;
+    size_t n = size ? 2 * size : 4096;
+    struct slot *t = calloc(n, sizeof(*t));
+    for (size_t i = 0; i < size; i++)
+        if (table[i].a)
+            t[slot_of(t, n, table[i].where, table[i].vaddr)] = table[i];
+    free(table);
+    table = t;
+    size = n;
 }
 
 bool attrib_open(const char *path)
 {
     out = fopen(path, "w");
-    table = g_hash_table_new(key_hash, key_equal);
+    grow();
     return out != NULL;
 }
 
-struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t paddr,
+struct attrib_insn *attrib_insn(uint64_t where, uint64_t vaddr, uint64_t paddr,
                                 uint64_t static_mcyc)
 {
-    struct key k = { haddr, vaddr };
-    struct attrib_insn *a = g_hash_table_lookup(table, &k);
-    if (a) {
-        a->static_mcyc = static_mcyc;   /* the same instruction, translated again */
-        return a;
+    struct slot *s = &table[slot_of(table, size, where, vaddr)];
+    if (s->a) {
+        s->a->static_mcyc = static_mcyc;    /* the same instruction, translated again */
+        return s->a;
     }
-    struct key *kk = g_new(struct key, 1);
-    *kk = k;
-    a = g_new0(struct attrib_insn, 1);
+    if (2 * (used + 1) > size) {
+        grow();
+        s = &table[slot_of(table, size, where, vaddr)];
+    }
+    struct attrib_insn *a = calloc(1, sizeof(*a));
     a->vaddr = vaddr;
     a->paddr = paddr;
     a->static_mcyc = static_mcyc;
-    g_hash_table_insert(table, kk, a);
+    *s = (struct slot){ where, vaddr, a };
+    used++;
     return a;
 }
 
-static int by_vaddr(gconstpointer a, gconstpointer b)
+static int by_address(const void *p, const void *q)
 {
-    const struct attrib_insn *x = *(struct attrib_insn *const *)a;
-    const struct attrib_insn *y = *(struct attrib_insn *const *)b;
-    return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+    const struct attrib_insn *x = *(struct attrib_insn *const *)p;
+    const struct attrib_insn *y = *(struct attrib_insn *const *)q;
+    if (x->vaddr != y->vaddr)
+        return x->vaddr < y->vaddr ? -1 : 1;
+    return x->paddr < y->paddr ? -1 : x->paddr > y->paddr;
 }
 
 void attrib_dump(uint32_t region)
 {
-    GPtrArray *used = g_ptr_array_new();
-    GHashTableIter it;
-    gpointer k, v;
-    g_hash_table_iter_init(&it, table);
-    while (g_hash_table_iter_next(&it, &k, &v)) {
-        struct attrib_insn *a = v;
-        if (a->execs || a->access_mcyc || a->stall_mcyc)
-            g_ptr_array_add(used, a);
+    struct attrib_insn **list = malloc((used ? used : 1) * sizeof(*list));
+    size_t n = 0;
+    for (size_t i = 0; i < size; i++) {
+        struct attrib_insn *a = table[i].a;
+        if (a && (a->execs || a->access_mcyc || a->stall_mcyc))
+            list[n++] = a;
     }
-    g_ptr_array_sort(used, by_vaddr);
-    for (guint i = 0; i < used->len; i++) {
-        struct attrib_insn *a = g_ptr_array_index(used, i);
+    qsort(list, n, sizeof(*list), by_address);
+    for (size_t i = 0; i < n; i++) {
+        struct attrib_insn *a = list[i];
         char paddr[24] = "-";
         if (a->paddr != UINT64_MAX)
             snprintf(paddr, sizeof(paddr), "0x%" PRIx64, a->paddr);
@@ -103,11 +117,12 @@ void attrib_dump(uint32_t region)
         a->execs = a->access_mcyc = a->stall_mcyc = 0;
     }
     fflush(out);
-    g_ptr_array_free(used, true);
+    free(list);
 }
 
 void attrib_close(void)
 {
     if (out)
         fclose(out);
+    out = NULL;
 }

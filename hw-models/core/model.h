@@ -1,43 +1,62 @@
 /*
- * model.h: the pieces of the hardware model and how they fit together.
+ * model.h: the hardware-model engine, which both front ends drive.
  *
- *   cache.c    one set-associative LRU cache: hit or miss, what it evicts
- *              (functional only: no time);
- *   memsys.c   the memory hierarchy in time: L1 I and D caches, optional L2,
- *              a write buffer and a memory with latency and bandwidth;
- *   isa_*.c    what one ISA's instructions are: class (branch, multiply,
- *              divide), the access size a decoder can tell, the marker
- *              encodings and where arguments are;
- *   attrib.c   optional: cycles per instruction address, for "where the
- *              time goes" (attrib=FILE);
- *   hwmodel.c  the QEMU plugin: instruments translated code, keeps the
- *              counters, logs one record per timed region.
+ * The engine decides how long everything takes; a front end tells it what
+ * the guest does.  Two front ends exist:
+ *   hw-models/qemu/plugin.c   a QEMU TCG plugin (RISC-V, x86, m68k): it
+ *                             instruments translated code and calls in here
+ *                             from its callbacks;
+ *   hw-models/simh/vax_model.c  hooks in our SIMH's VAX (vax-model.patch),
+ *                             called per instruction, access and trap.
+ * The pieces of the engine, one file each:
+ *   options.c   the key=value arguments, their defaults and checks;
+ *   model.c     start and finish; charging instructions, data accesses,
+ *               instruction fetches and traps;
+ *   clock.c     modelled time in ns, and the clock the guest reads;
+ *   regions.c   timed regions: the markers' begin and end, clock reads;
+ *   records.c   everything the model writes: the HWMODEL, HWREGION,
+ *               HWTOTAL and HWWARN records, and the address trace;
+ *   disk.c      the time of a disk request;
+ *   attrib.c    optional: cycles per instruction ("where the time goes");
+ *   memsys.c    caches, write buffer and memory in time (memsys.h);
+ *   cache.c     one set-associative LRU cache (cache.h);
+ *   isa.h       what a front end must know about an instruction set.
  *
  * Time unit: the millicycle ("mcyc", 1/1000 of a processor cycle), so that
  * a fractional CPI such as 1.28 adds an exact integer per instruction and
  * every counter stays an integer: runs are bit-for-bit repeatable.
+ *
+ * Instruction costs are charged by the front end (QEMU adds them inline in
+ * translated code, SIMH per instruction), from hw_insn_mcyc(); everything
+ * else goes through the functions below.
  */
 #ifndef HWMODEL_MODEL_H
 #define HWMODEL_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cache.h"
+#include "isa.h"
+#include "memsys.h"
+
 #define MCYC 1000u                      /* millicycles per cycle */
+#define HW_MAX_TRAP_PCS 8
 
 /*
  * Everything counted, for the whole run.  A region's record is the
- * difference of two snapshots.  The first three are updated by inline code
- * that QEMU generates (no function call); the rest by the callbacks.
- * Modelled time is always static_mcyc + stall_mcyc.
+ * difference of two snapshots.  Under QEMU the first three are updated by
+ * inline code that QEMU generates (no function call); the rest by the
+ * callbacks.  Modelled time is always static_mcyc + stall_mcyc.
  */
 struct counters {
-    uint64_t insns;                     /* inline: instructions executed      */
-    uint64_t static_mcyc;               /* inline: CPI + class extras + traps */
-    uint64_t traps;                     /* inline: entries to the trap vector */
-    uint64_t wovf, wunf;                /* inline: register window overflow and
-                                           underflow traps (SPARC) */
+    uint64_t insns;                     /* instructions executed              */
+    uint64_t static_mcyc;               /* CPI + class extras + traps + access extras */
+    uint64_t traps;                     /* entries to the trap vector         */
+    uint64_t wovf, wunf;                /* register window overflow and
+                                           underflow traps (SPARC)            */
     uint64_t stall_mcyc;                /* memory stalls and disk waits       */
     uint64_t loads, stores;
     uint64_t imiss, dmiss, dmiss_w;     /* dmiss_w: the part of dmiss by stores */
@@ -49,162 +68,133 @@ struct counters {
     uint64_t attrib_on;                 /* 1 while the attributed region is open */
 };
 
-/* ------------------------------------------------------------ cache.c */
-
-struct cache_geom {
-    uint32_t size, line, assoc;         /* bytes, bytes, ways */
-    bool write_back;                    /* else write-through */
-    bool write_allocate;                /* a store miss fills the line */
+/* What the key=value arguments set (options.c lists the keys). */
+struct hw_params {
+    struct memsys_params mem;
+    double cpi;
+    double extra[NCLASS];               /* extra cycles by class */
+    double trap_cycles;                 /* trap entry penalty */
+    double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
+    uint64_t disk_cyl_sectors;
+    uint64_t disk_pc, disk_block;       /* the kernel's disk_request(), its block size */
+    uint64_t wovf_pc, wunf_pc;          /* SPARC: the window trap handlers (QEMU) */
+    const char *out, *trace, *attrib;   /* files to write, or NULL */
+    int64_t trace_region, attrib_region;
+    /* For QEMU only, which cannot see traps or physical addresses of
+     * instructions by itself (SIMH accepts these and ignores them): */
+    uint64_t trap_pc[HW_MAX_TRAP_PCS];  /* the kernel's trap vector(s) */
+    int n_trap_pc;
+    uint64_t ram_base, ram_size;        /* guest RAM */
+    uint64_t anchor, anchor_pa;         /* an instruction and its physical address */
 };
 
-struct cache {
-    struct cache_geom g;
-    uint32_t sets;
-    unsigned line_shift;
-    /* sets * assoc entries; within a set, most recently used first.
-     * entry = (line number + 1) << 1 | dirty; 0 is an empty way. */
-    uint64_t *way;
-    /* Lines filled so far.  Only a fill evicts, so in a direct-mapped cache
-     * (where a hit changes nothing) lines seen present when `fills` was N
-     * are all still present while it is N: memsys_ifetch_block uses that. */
-    uint64_t fills;
+/* The engine's state: one model, one processor. */
+struct hw {
+    struct hw_params p;
+    struct counters *c;                 /* the front end's (QEMU: a scoreboard) */
+    struct memsys *mem;
+    uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc;
+    uint64_t clock_khz;                 /* the processor's clock rate */
+    FILE *out, *trace;
+    bool tracing;                       /* the traced region is open */
+    bool attributing;                   /* attrib= given */
+    bool windows;                       /* wovf_pc= or wunf_pc= given: count window traps */
+    /* Where records go when there is no out= file (QEMU: its log), or NULL
+     * to drop them. */
+    void (*outs)(const char *text);
 };
 
-struct cache_result {
-    bool hit;
-    bool filled;                        /* a miss that allocated the line    */
-    bool evicted_dirty;                 /* ... and pushed out a dirty line   */
-    uint64_t victim;                    /* its line number                   */
-};
+extern struct hw hw;
 
-/* NULL with a message in *err if the geometry is impossible. */
-struct cache *cache_new(const struct cache_geom *g, const char **err);
-void cache_flush(struct cache *c);      /* empty it, dropping dirty data */
-/* The rules, which tests/hwmodel_ref.py implements again independently:
- *   - a read miss allocates the line (evicting the least recently used way);
- *   - a store that hits marks the line dirty in a write-back cache, and only
- *     refreshes it in a write-through cache (the store goes on to memory);
- *   - a store that misses allocates only with write_allocate (and the new
- *     line is dirty if write-back); otherwise the cache is left untouched;
- *   - every hit and every fill makes the line the most recently used;
- *   - evicting a dirty line is a write-back (reported to the caller). */
-static inline __attribute__((always_inline))
-struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write)
+/* ------------------------------------------------------------ options.c */
+
+void hw_defaults(void);                 /* every parameter to its default */
+/* One key=value (len bytes of arg), or a comma-separated list of them.
+ * Each returns an error message, or NULL. */
+const char *hw_option(const char *arg, size_t len);
+const char *hw_options(const char *list);
+
+/* ------------------------------------------------------------ model.c */
+
+/* Check the parameters, build the memory system, open the files and write
+ * the HWMODEL record.  An error message, or NULL.  hw.c must be set before
+ * the first instruction is charged, not necessarily before this. */
+const char *hw_start(const char *isa_name);
+void hw_finish(void);                   /* HWTOTAL, then close the files */
+
+static inline uint64_t hw_now(void)     /* modelled time, in millicycles */
 {
-    struct cache_result r = { 0 };
-    uint32_t assoc = c->g.assoc;
-    uint64_t *set = c->way + (lineno & (c->sets - 1)) * assoc;
-    uint64_t key = (lineno + 1) << 1;
-    uint64_t dirty = write && c->g.write_back;
-
-    /* (Plain loops, not memmove: sets are a few ways, and this runs on
-     * every access of the guest.) */
-    for (uint32_t i = 0; i < assoc; i++) {
-        if ((set[i] & ~1ull) == key) {
-            uint64_t e = set[i] | dirty;
-            for (uint32_t k = i; k > 0; k--)
-                set[k] = set[k - 1];
-            set[0] = e;
-            r.hit = true;
-            return r;
-        }
-    }
-    if (write && !c->g.write_allocate)
-        return r;                       /* store miss, no allocate */
-
-    uint64_t victim = set[assoc - 1];
-    if (victim & 1) {
-        r.evicted_dirty = true;
-        r.victim = (victim >> 1) - 1;
-    }
-    for (uint32_t k = assoc - 1; k > 0; k--)
-        set[k] = set[k - 1];
-    set[0] = key | dirty;
-    r.filled = true;
-    c->fills++;
-    return r;
+    return hw.c->static_mcyc + hw.c->stall_mcyc;
 }
 
+/* The static cost of one instruction of class k: CPI and class extra. */
+static inline uint64_t hw_insn_mcyc(enum insn_class k)
+{
+    return hw.cpi_mcyc + hw.extra_mcyc[k];
+}
 
-/* ------------------------------------------------------------ memsys.c */
+/* A data access: count it and charge its load or store extra. */
+static inline void hw_count_access(bool store)
+{
+    if (store) {
+        hw.c->stores++;
+        hw.c->static_mcyc += hw.extra_mcyc[CL_STORE];
+    } else {
+        hw.c->loads++;
+        hw.c->static_mcyc += hw.extra_mcyc[CL_LOAD];
+    }
+}
 
-struct memsys_params {
-    struct cache_geom ic, dc, l2;       /* size 0: no such cache */
-    bool unified;                       /* one L1 for both (ic ignored) */
-    uint32_t wbuf_entries;              /* write buffer depth, 0 = none */
-    double clock_mhz;
-    double mem_latency_ns, mem_mbs;     /* memory: latency, bandwidth (10^6 B/s) */
-    uint32_t bus_bytes;                 /* memory transfers are in these units */
-    double l2_latency_ns;               /* an L2 hit */
-};
+/* ... and, if it goes to RAM, its time in the memory system.  `ahead` is
+ * static cost already charged for instructions after this one (QEMU adds a
+ * whole segment's cost at its start), taken off the current time.  Each
+ * returns the stall it added, in millicycles (for attribution). */
+uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
+/* Instruction fetch, by I-cache line number (paddr >> hw_iline_shift()):
+ * one line, or the lines of one translated block (memsys_ifetch_block). */
+uint64_t hw_ifetch(uint64_t line);
+uint64_t hw_ifetch_block(const uint64_t *lines, uint32_t n, uint64_t *seen);
+bool hw_has_icache(void);
+unsigned hw_iline_shift(void);
 
-struct memsys;
+/* Entering the trap vector: count a trap, charge its extra.  (QEMU does
+ * this inline at the vector's address instead.) */
+void hw_trap(void);
 
-struct memsys *memsys_new(const struct memsys_params *p, const char **err);
-void memsys_flush(struct memsys *m);
-/* Time is in millicycles.  Each returns the time at which the processor may
- * go on (>= now); the difference is the stall. */
-uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
-                     uint64_t paddr, unsigned size, bool store);
-uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
-/* All the I-cache lines of one block, in order.  *seen caches when they were
- * last all found present (see struct cache); 0 = never. */
-uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
-                             const uint64_t *lines, uint32_t n, uint64_t *seen);
-bool memsys_has_icache(const struct memsys *m);
-unsigned memsys_iline_shift(const struct memsys *m);
-uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);
+/* ------------------------------------------------------------ clock.c */
 
-/* ------------------------------------------------------------ isa_*.c */
+uint64_t hw_mcyc_to_ns(uint64_t mcyc);
+uint64_t hw_clock_ns(uint64_t mcyc);    /* the guest's clock at time mcyc */
+void hw_clock_rebase(uint64_t mcyc);    /* a region starts: spans count from here */
 
-/*
- * Cost classes.  classify() gives an instruction's class at translation
- * time: branch, multiply, divide or other.  Loads and stores are not
- * instruction classes but data accesses: their extras are charged per
- * access, when the access happens (mem_cb), so an instruction that touches
- * memory twice (an x86 add to memory, a 68k movem, a RISC-V atomic) pays
- * twice, and one that faults before its access pays nothing for it.
- */
-enum insn_class {
-    CL_OTHER, CL_LOAD, CL_STORE, CL_BRANCH, CL_MUL, CL_DIV, NCLASS
-};
+/* ------------------------------------------------------------ regions.c */
 
-enum marker {
-    MK_NONE,
-    MK_REGION,                          /* bench_region_begin/end     */
-    MK_CLOCK,                           /* bench_now_ns: fill mailbox */
-    MK_DISK,                            /* a disk request             */
-};
+/* The region marker's argument: id << 1, | 1 at the end. */
+void hw_region_marker(uint64_t arg);
+/* The guest reads the clock: the time in ns, noted in the open regions. */
+uint64_t hw_clock_read(void);
 
-struct isa {
-    const char *name;
-    enum insn_class (*classify)(const uint8_t *insn, size_t len);
-    enum marker (*marker)(const uint8_t *insn, size_t len);
-    /* log2 of the bytes a load or store moves, and which it is; -1 if the
-     * decoder does not say.  NULL, or -1: QEMU is asked at each access. */
-    int (*mem_access)(const uint8_t *insn, size_t len, bool *store);
-    const char *arg_reg[3];             /* registers holding marker arguments */
-    /* Their gdb register numbers, for a QEMU target that lists no register
-     * names to plugins (MIPS and SPARC in QEMU 10.0); NULL: found by name. */
-    const int *arg_regnum;
-    /* Where a C function finds its arguments at its first instruction:
-     * NULL: in arg_reg (a register ABI); else on the stack, the first one
-     * 4 bytes above this stack pointer (past the return address). */
-    const char *stack_reg;
-    bool big_endian;                    /* byte order of the mailbox and the stack */
-    /* SPARC: the instruction that opens a function's register window (save),
-     * after which its arguments are in in_regnum's registers (%i0-%i2), not
-     * in arg_reg.  A save may trap and run again (window overflow), so a
-     * callback at a function's entry goes on the instruction after it. */
-    bool (*opens_window)(const uint8_t *insn, size_t len);
-    const int *in_regnum;
-    /* Instructions that routinely trap and are run again when the kernel
-     * returns (MIPS: loads and stores, on a TLB miss; SPARC: save and
-     * restore, on a register window overflow or underflow); NULL: none. */
-    bool (*restarts)(const uint8_t *insn, size_t len);
-};
+/* ------------------------------------------------------------ disk.c */
 
-extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips, isa_sparc;
+/* A request of `bytes` from 512-byte sector `sector`; the stall it added. */
+uint64_t hw_disk(uint64_t sector, uint64_t bytes);
+/* The kernel's disk_request(write, blockno, n), found at disk_pc=. */
+uint64_t hw_disk_call(uint64_t blockno, uint64_t nblocks);
+
+/* ------------------------------------------------------------ records.c */
+
+void hw_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* HWWARN what=... : something the model could not do. */
+void hw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void hw_record_model(const char *isa_name);             /* HWMODEL */
+/* HWREGION (head: " seq=N id=ID", tail: the clock fields) or HWTOTAL. */
+void hw_record_counters(const char *word, const char *head, const struct counters *now,
+                        const struct counters *then, uint64_t mcyc_now,
+                        uint64_t mcyc_then, uint64_t ns, const char *tail);
+/* The address trace (trace=): "B id", then "I paddr 4", "R paddr size",
+ * "W paddr size" per access while the traced region is open. */
+void hw_trace_begin(uint32_t region);
+void hw_trace(char kind, uint64_t paddr, unsigned size);
 
 /* ------------------------------------------------------------ attrib.c */
 
@@ -215,7 +205,9 @@ struct attrib_insn {
 };
 
 bool attrib_open(const char *path);
-struct attrib_insn *attrib_insn(const void *haddr, uint64_t vaddr, uint64_t paddr,
+/* The record of the instruction at `where` (a host pointer under QEMU, the
+ * physical address under SIMH) executed at vaddr. */
+struct attrib_insn *attrib_insn(uint64_t where, uint64_t vaddr, uint64_t paddr,
                                 uint64_t static_mcyc);
 void attrib_dump(uint32_t region);
 void attrib_close(void);

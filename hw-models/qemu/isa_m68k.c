@@ -21,7 +21,7 @@
  * RISC-V, big-endian (guests/lib/arch/m68k/bench_arch.S).  C functions take
  * their arguments on the stack, above the return address.
  */
-#include "model.h"
+#include "isa.h"
 
 static enum insn_class classify(const uint8_t *insn, size_t len)
 {
@@ -48,16 +48,12 @@ static enum insn_class classify(const uint8_t *insn, size_t len)
     return CL_OTHER;
 }
 
+/* trapf.l #N: 51fb, then N, 32 bits big-endian. */
 static enum marker marker(const uint8_t *insn, size_t len)
 {
-    if (len != 6 || insn[0] != 0x51 || insn[1] != 0xfb || insn[2] || insn[3] || insn[4] != 0x07)
+    if (len != 6 || insn[0] != 0x51 || insn[1] != 0xfb)
         return MK_NONE;
-    switch (insn[5]) {
-    case 0xe5: return MK_REGION;
-    case 0xe6: return MK_CLOCK;
-    case 0xe7: return MK_DISK;
-    default:   return MK_NONE;
-    }
+    return marker_of((uint32_t)insn[2] << 24 | insn[3] << 16 | insn[4] << 8 | insn[5]);
 }
 
 const struct isa isa_m68k = {

@@ -29,9 +29,9 @@
  *
  * A TLB miss on a load or store traps in the middle of a translated block
  * and the kernel's refill handler runs the instruction again: restarts()
- * tells the plugin which instructions those are (hwmodel.c, segments).
+ * tells the plugin which instructions those are (plugin.c, segments).
  */
-#include "model.h"
+#include "isa.h"
 
 static uint32_t word(const uint8_t *p)
 {
@@ -87,16 +87,12 @@ static bool restarts(const uint8_t *insn, size_t len)
     return len == 4 && (word(insn) >> 26) >= 0x20;
 }
 
+/* slti $zero, $zero, N: opcode SLTI, rs and rt $zero, immediate N. */
 static enum marker marker(const uint8_t *insn, size_t len)
 {
-    if (len != 4)
+    if (len != 4 || (word(insn) & 0xffff0000) != SLTI << 26)
         return MK_NONE;
-    switch (word(insn)) {
-    case SLTI << 26 | 0x7e5: return MK_REGION;
-    case SLTI << 26 | 0x7e6: return MK_CLOCK;
-    case SLTI << 26 | 0x7e7: return MK_DISK;
-    default:                 return MK_NONE;
-    }
+    return marker_of(word(insn) & 0xffff);
 }
 
 static const int arg_regnum[3] = { 4, 5, 6 };      /* gdb numbers of a0-a2 */

@@ -29,7 +29,7 @@
  * The clock marker's mailbox is the 16 bytes from 16 bytes after it, as on
  * RISC-V, big-endian.
  */
-#include "model.h"
+#include "isa.h"
 
 static uint32_t word(const uint8_t *p)
 {
@@ -86,16 +86,12 @@ static int mem_access(const uint8_t *insn, size_t len, bool *store)
     }
 }
 
+/* or %g0, N, %g0: op 2, rd %g0, op3 OR, rs1 %g0, i = 1, simm13 N. */
 static enum marker marker(const uint8_t *insn, size_t len)
 {
-    if (len != 4)
+    if (len != 4 || (word(insn) & ~0x1fffu) != 0x80102000u)
         return MK_NONE;
-    switch (word(insn)) {
-    case 0x801027e5: return MK_REGION;
-    case 0x801027e6: return MK_CLOCK;
-    case 0x801027e7: return MK_DISK;
-    default:         return MK_NONE;
-    }
+    return marker_of(word(insn) & 0x1fff);
 }
 
 /* save and restore: they trap when they meet the invalid window, and run

@@ -24,7 +24,7 @@
  */
 #include <string.h>
 
-#include "model.h"
+#include "isa.h"
 
 static bool is_prefix(uint8_t b)
 {
@@ -75,17 +75,13 @@ static enum insn_class classify(const uint8_t *insn, size_t len)
     }
 }
 
+/* nopl N(%eax,%eax,1): 0f 1f 84 00, then N, 32 bits little-endian. */
 static enum marker marker(const uint8_t *insn, size_t len)
 {
     static const uint8_t head[] = { 0x0f, 0x1f, 0x84, 0x00 };
-    if (len != 8 || memcmp(insn, head, 4) != 0 || insn[5] != 0x07 || insn[6] || insn[7])
+    if (len != 8 || memcmp(insn, head, 4) != 0)
         return MK_NONE;
-    switch (insn[4]) {
-    case 0xe5: return MK_REGION;
-    case 0xe6: return MK_CLOCK;
-    case 0xe7: return MK_DISK;
-    default:   return MK_NONE;
-    }
+    return marker_of(insn[4] | insn[5] << 8 | insn[6] << 16 | (uint32_t)insn[7] << 24);
 }
 
 const struct isa isa_x86 = {

@@ -1,16 +1,10 @@
 /*
- * hwmodel.c: a QEMU TCG plugin that times a guest as if it ran on a given
- * machine (a DECstation 3100, a Sun-4, ...).  Built as libhwmodel.so;
- * hw-models/README.md says how to use it, and the harness (harness/hwmodel.py)
+ * plugin.c: the hardware model as a QEMU TCG plugin (libhwmodel.so), for
+ * the ISAs QEMU runs: RISC-V, x86, m68k.  The model itself is the engine in
+ * hw-models/core (model.h); this file only instruments translated code so
+ * that the engine hears of every instruction, access and marker.
+ * hw-models/README.md says how to use it; the harness (harness/hwmodel.py)
  * turns a profile (hw-models/profiles/NAME.toml) into its arguments.
- *
- * How time is modelled.  Each instruction costs CPI cycles plus an extra for
- * its class (branch, multiply, divide), and each data access the extra of a
- * load or a store; entering the trap vector costs a trap penalty; caches,
- * the write buffer and memory add stall cycles (memsys.c); a disk request
- * adds the disk's time.  QEMU itself still runs
- * with -icount, which keeps the run deterministic; the model's clock is its
- * own and is read by the guest through the clock marker's mailbox.
  *
  * How it stays cheap.  At translation time each block is cut into segments
  * that end at a marker; the instruction count and the static cost (CPI and
@@ -18,43 +12,27 @@
  * in front of it, with no function call.  Every memory access calls
  * mem_cb(), which charges the load or store extra and runs the cache model;
  * it receives the static cost still to come in its segment, so that it knows
- * the exact current time.  Each block
- * with I-cache lines calls tb_icache_cb() once.  Markers call their own
+ * the exact current time.  Each block with I-cache lines calls
+ * tb_icache_cb() once.  Entering the trap vector (trap_pc=, the kernel's
+ * symbol) adds the trap penalty inline too.  Markers call their own
  * callbacks, and only markers read registers.
  *
- * What it writes (to out=FILE, else QEMU's log), one line each:
- *   HWMODEL key=value ...          the parameters, at start
- *   HWREGION seq=N id=ID insns=... one record per timed region (at its end)
- *   HWTOTAL insns=...              the whole run, at exit
- *   HWWARN what=...                something the model could not do
- *
- * For checking the cache model (tests/hwmodel_ref.py), trace=FILE and
- * trace_region=ID write every access of region ID to FILE, one per line:
- * "B id" where the region begins (the caches are emptied there), then
- * "I paddr 4" per I-cache line fetched, "R paddr size", "W paddr size".
- *
- * attrib=FILE and attrib_region=ID attribute region ID's cycles to
- * instruction addresses (attrib.c).
- *
- * On SPARC, wovf_pc=ADDR and wunf_pc=ADDR name the register window overflow
- * and underflow handlers: they are traps too (charged the trap penalty),
- * counted apart from the others (wovf=, wunf= in the records).
- *
- * Disk requests are charged at the disk marker, or, with disk_pc=ADDR, at
- * the entry of the kernel's disk_request() (every request of the storage
- * layer passes through it; its arguments are where the ISA's C calling
- * convention puts them: isa_*.c).
- *
- * Instruction physical addresses (for the I-cache) come from where QEMU
- * keeps guest RAM on the host: the plugin learns that once, at anchor=ADDR,
- * an instruction whose virtual address is also its physical one (the
- * kernel's entry point, which runs before any address translation), or
- * whose physical address anchor_pa= gives (on MIPS the kernel runs in
- * kseg0, where physical = virtual - 0x80000000 with no translation).
+ * What QEMU cannot tell a plugin, and how we learn it:
+ *   - instruction physical addresses (for the I-cache): from where QEMU
+ *     keeps guest RAM on the host, learnt once at anchor=ADDR, an
+ *     instruction whose virtual address is also its physical one (the
+ *     kernel's entry point, which runs before any address translation), or
+ *     whose physical address anchor_pa= gives (on MIPS the kernel runs in
+ *     kseg0, where physical = virtual - 0x80000000 with no translation);
+ *   - traps: by the trap vector's address (trap_pc=); on SPARC the register
+ *     window overflow and underflow handlers too (wovf_pc=, wunf_pc=),
+ *     traps that are counted apart (wovf=, wunf= in the records);
+ *   - disk requests: by the address of the kernel's disk_request()
+ *     (disk_pc=), whose arguments are where the ISA's C calling
+ *     convention puts them (isa_*.c).
  */
 #include <glib.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,304 +42,25 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
-#define MAX_TRAP_PCS 8
-#define MAX_OPEN     16
-
-/* ------------------------------------------------------------ parameters */
-
-static struct {
-    struct memsys_params mem;
-    double cpi;
-    double extra[NCLASS];               /* extra cycles by class */
-    double trap_cycles;                 /* trap entry penalty */
-    uint64_t trap_pc[MAX_TRAP_PCS];
-    int n_trap_pc;
-    uint64_t ram_base, ram_size;        /* guest RAM, for instruction paddrs */
-    uint64_t anchor, anchor_pa;         /* an instruction and its physical address */
-    double disk_overhead_us, disk_seek_ms, disk_rpm, disk_mbs;
-    uint64_t disk_cyl_sectors;
-    uint64_t disk_pc, disk_block;       /* the kernel's disk_request(), its block size */
-    uint64_t wovf_pc, wunf_pc;          /* SPARC: the window trap handlers */
-    const char *out, *trace, *attrib;
-    int64_t trace_region, attrib_region;
-} P = {
-    .cpi = 1.0,
-    .mem = { .bus_bytes = 4 },
-    .ram_base = 0x80000000, .ram_size = 128 << 20,
-    .anchor_pa = UINT64_MAX,
-    .disk_cyl_sectors = 1,
-    .disk_block = 1024,
-    .trace_region = -1,
-    .attrib_region = -1,
+/* QEMU's name for each target we have a decoder for (isa_*.c). */
+static const struct { const char *target; const struct isa *isa; } targets[] = {
+    { "riscv32", &isa_riscv }, { "i386", &isa_x86 }, { "m68k", &isa_m68k },
+    { "mipsel", &isa_mips }, { "sparc", &isa_sparc },
 };
-
-enum type { T_U64, T_U32, T_F64, T_BOOL, T_STR, T_PC, T_I64 };
-
-static const struct opt {
-    const char *key;
-    enum type type;
-    void *p;
-} opts[] = {
-    { "clock_mhz", T_F64, &P.mem.clock_mhz },
-    { "cpi", T_F64, &P.cpi },
-    { "load", T_F64, &P.extra[CL_LOAD] },
-    { "store", T_F64, &P.extra[CL_STORE] },
-    { "branch", T_F64, &P.extra[CL_BRANCH] },
-    { "mul", T_F64, &P.extra[CL_MUL] },
-    { "div", T_F64, &P.extra[CL_DIV] },
-    { "trap", T_F64, &P.trap_cycles },
-    { "trap_pc", T_PC, NULL },
-    { "ic_size", T_U32, &P.mem.ic.size },
-    { "ic_line", T_U32, &P.mem.ic.line },
-    { "ic_assoc", T_U32, &P.mem.ic.assoc },
-    { "dc_size", T_U32, &P.mem.dc.size },
-    { "dc_line", T_U32, &P.mem.dc.line },
-    { "dc_assoc", T_U32, &P.mem.dc.assoc },
-    { "dc_wb", T_BOOL, &P.mem.dc.write_back },
-    { "dc_alloc", T_BOOL, &P.mem.dc.write_allocate },
-    { "unified", T_BOOL, &P.mem.unified },
-    { "wbuf", T_U32, &P.mem.wbuf_entries },
-    { "l2_size", T_U32, &P.mem.l2.size },
-    { "l2_line", T_U32, &P.mem.l2.line },
-    { "l2_assoc", T_U32, &P.mem.l2.assoc },
-    { "l2_wb", T_BOOL, &P.mem.l2.write_back },
-    { "l2_alloc", T_BOOL, &P.mem.l2.write_allocate },
-    { "l2_ns", T_F64, &P.mem.l2_latency_ns },
-    { "mem_ns", T_F64, &P.mem.mem_latency_ns },
-    { "mem_mbs", T_F64, &P.mem.mem_mbs },
-    { "bus", T_U32, &P.mem.bus_bytes },
-    { "disk_overhead_us", T_F64, &P.disk_overhead_us },
-    { "disk_seek_ms", T_F64, &P.disk_seek_ms },
-    { "disk_rpm", T_F64, &P.disk_rpm },
-    { "disk_mbs", T_F64, &P.disk_mbs },
-    { "disk_cyl_sectors", T_U64, &P.disk_cyl_sectors },
-    { "disk_pc", T_U64, &P.disk_pc },
-    { "disk_block", T_U64, &P.disk_block },
-    { "wovf_pc", T_U64, &P.wovf_pc },
-    { "wunf_pc", T_U64, &P.wunf_pc },
-    { "ram_base", T_U64, &P.ram_base },
-    { "ram_size", T_U64, &P.ram_size },
-    { "anchor", T_U64, &P.anchor },
-    { "anchor_pa", T_U64, &P.anchor_pa },
-    { "out", T_STR, &P.out },
-    { "trace", T_STR, &P.trace },
-    { "trace_region", T_I64, &P.trace_region },
-    { "attrib", T_STR, &P.attrib },
-    { "attrib_region", T_I64, &P.attrib_region },
-};
-
-/* key=value -> P.  Returns an error message or NULL. */
-static const char *parse_arg(const char *arg)
-{
-    static char msg[200];
-    const char *eq = strchr(arg, '=');
-    if (!eq) {
-        snprintf(msg, sizeof(msg), "argument %s is not key=value", arg);
-        return msg;
-    }
-    size_t klen = eq - arg;
-    const char *val = eq + 1;
-    for (size_t i = 0; i < G_N_ELEMENTS(opts); i++) {
-        const struct opt *o = &opts[i];
-        if (strlen(o->key) != klen || strncmp(o->key, arg, klen) != 0)
-            continue;
-        char *end = NULL;
-        switch (o->type) {
-        case T_F64:
-            *(double *)o->p = strtod(val, &end);
-            break;
-        case T_U64:
-            *(uint64_t *)o->p = strtoull(val, &end, 0);
-            break;
-        case T_I64:
-            *(int64_t *)o->p = strtoll(val, &end, 0);
-            break;
-        case T_U32:
-            *(uint32_t *)o->p = (uint32_t)strtoul(val, &end, 0);
-            break;
-        case T_PC:
-            if (P.n_trap_pc == MAX_TRAP_PCS)
-                return "too many trap_pc arguments";
-            P.trap_pc[P.n_trap_pc++] = strtoull(val, &end, 0);
-            break;
-        case T_BOOL:
-            if (!qemu_plugin_bool_parse(o->key, val, (bool *)o->p))
-                goto bad;
-            return NULL;
-        case T_STR:
-            *(const char **)o->p = val;
-            return NULL;
-        }
-        if (end == val || *end != '\0')
-            goto bad;
-        return NULL;
-    bad:
-        snprintf(msg, sizeof(msg), "bad value for %s: %s", o->key, val);
-        return msg;
-    }
-    snprintf(msg, sizeof(msg), "unknown argument %.*s", (int)klen, arg);
-    return msg;
-}
-
-/* ------------------------------------------------------------ state */
 
 static const struct isa *isa;
-static struct memsys *mem;
 static struct qemu_plugin_scoreboard *score;
-static struct counters *C;              /* vCPU 0's entry in `score` */
 static qemu_plugin_u64 e_insns, e_static, e_traps, e_attrib, e_wovf, e_wunf;
-static bool windows;                    /* wovf_pc or wunf_pc given */
-static bool attributing;                /* attrib= given */
-static uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc;
-static uint64_t clock_khz;
 static struct qemu_plugin_register *arg_reg[3], *stack_reg, *in_reg[3];
 static GByteArray *regbuf;
-static FILE *out, *trace;
-static bool tracing;
 static GHashTable *ilines_table;        /* interned tb_ilines */
 static GMutex trans_lock;
 
 /* Guest RAM as QEMU holds it on the host: one block, learnt from the
- * instruction at P.anchor.  Gives instruction physical addresses. */
+ * instruction at anchor=.  Gives instruction physical addresses. */
 static const uint8_t *host_base;
 
-static uint64_t mcyc_to_ns(uint64_t mcyc)
-{
-    return (uint64_t)((unsigned __int128)mcyc * 1000 / clock_khz);
-}
-
-/*
- * The clock the guest reads, in whole ns.  Rounding the absolute time down
- * would make a region's span depend on where the run happened to be when it
- * began (how many interrupts the typing cost, say), by a nanosecond either
- * way; so the clock counts from a base that moves to each region's start:
- * spans inside a region then depend only on the region, and repeat exactly.
- */
-static uint64_t clock_base_mcyc, clock_base_ns;
-
-static uint64_t clock_ns(uint64_t mcyc)
-{
-    return clock_base_ns + mcyc_to_ns(mcyc - clock_base_mcyc);
-}
-
-static void clock_rebase(uint64_t mcyc)
-{
-    clock_base_ns = clock_ns(mcyc);
-    clock_base_mcyc = mcyc;
-}
-
-static uint64_t now_mcyc(void)
-{
-    return C->static_mcyc + C->stall_mcyc;
-}
-
-static void say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static void say(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (out) {
-        vfprintf(out, fmt, ap);
-        fflush(out);
-    } else {
-        char *s = g_strdup_vprintf(fmt, ap);
-        qemu_plugin_outs(s);
-        g_free(s);
-    }
-    va_end(ap);
-}
-
-/* ------------------------------------------------------------ regions */
-
-struct open_region {
-    bool used;
-    uint32_t id;
-    struct counters at;
-    uint64_t at_mcyc, at_ns;
-    uint64_t clock_first, clock_last;
-    uint32_t clock_reads;
-};
-
-static struct open_region open_regions[MAX_OPEN];
-static uint32_t region_seq;
-
-#define D(f) (now->f - then->f)
-
-static void print_counters(const char *word, const char *head, const struct counters *now,
-                           const struct counters *then, uint64_t mcyc_now, uint64_t mcyc_then,
-                           uint64_t ns, const char *tail)
-{
-    uint64_t cyc = (mcyc_now - mcyc_then + MCYC / 2) / MCYC;
-    char win[64] = "";                  /* only where there are window traps */
-    if (windows)
-        snprintf(win, sizeof(win), " wovf=%" PRIu64 " wunf=%" PRIu64, D(wovf), D(wunf));
-    say("%s%s insns=%" PRIu64 " loads=%" PRIu64 " stores=%" PRIu64
-        " imiss=%" PRIu64 " dmiss=%" PRIu64 " dmiss_w=%" PRIu64 " writebacks=%" PRIu64
-        " l2miss=%" PRIu64 " bytes_in=%" PRIu64 " bytes_out=%" PRIu64
-        " traps=%" PRIu64 "%s disk=%" PRIu64 " disk_ns=%" PRIu64
-        " stall_cycles=%" PRIu64 " wbuf_cycles=%" PRIu64
-        " cycles=%" PRIu64 " ns=%" PRIu64 "%s\n",
-        word, head, D(insns), D(loads), D(stores), D(imiss), D(dmiss), D(dmiss_w),
-        D(writebacks), D(l2miss), D(bytes_in), D(bytes_out), D(traps), win, D(disk_reqs),
-        mcyc_to_ns(D(disk_mcyc)), (D(stall_mcyc) + MCYC / 2) / MCYC,
-        (D(wbuf_stall_mcyc) + MCYC / 2) / MCYC, cyc, ns, tail);
-}
-
-static void region_begin(uint32_t id)
-{
-    struct open_region *r = NULL;
-    for (int i = 0; i < MAX_OPEN && !r; i++)
-        if (open_regions[i].used && open_regions[i].id == id)
-            r = &open_regions[i];           /* begun again: restart it */
-    for (int i = 0; i < MAX_OPEN && !r; i++)
-        if (!open_regions[i].used)
-            r = &open_regions[i];
-    if (!r) {
-        say("HWWARN what=too_many_open_regions id=%u\n", id);
-        return;
-    }
-    uint64_t now = now_mcyc();
-    clock_rebase(now);
-    *r = (struct open_region){ .used = true, .id = id, .at = *C, .at_mcyc = now,
-                               .at_ns = clock_ns(now) };
-    if (attributing && (int64_t)id == P.attrib_region)
-        C->attrib_on = 1;
-    if (trace && (int64_t)id == P.trace_region) {
-        memsys_flush(mem);                  /* the reference simulator starts cold */
-        tracing = true;
-        fprintf(trace, "B %u\n", id);
-        r->at = *C;
-    }
-}
-
-static void region_end(uint32_t id)
-{
-    for (int i = 0; i < MAX_OPEN; i++) {
-        struct open_region *r = &open_regions[i];
-        if (!r->used || r->id != id)
-            continue;
-        char head[64], tail[96];
-        snprintf(head, sizeof(head), " seq=%u id=%u", ++region_seq, id);
-        snprintf(tail, sizeof(tail), " clock_reads=%u clock_ns=%" PRIu64, r->clock_reads,
-                 r->clock_reads >= 2 ? r->clock_last - r->clock_first : 0);
-        uint64_t now = now_mcyc();
-        print_counters("HWREGION", head, C, &r->at, now, r->at_mcyc, clock_ns(now) - r->at_ns,
-                       tail);
-        r->used = false;
-        if (tracing && (int64_t)id == P.trace_region) {
-            tracing = false;
-            fflush(trace);
-        }
-        if (attributing && (int64_t)id == P.attrib_region) {
-            C->attrib_on = 0;
-            attrib_dump(id);
-        }
-        return;
-    }
-    say("HWWARN what=end_without_begin id=%u\n", id);
-}
-
-/* ------------------------------------------------------------ callbacks */
+/* ------------------------------------------------------------ registers */
 
 /* n bytes in the guest's byte order -> a number */
 static uint64_t guest_uint(const uint8_t *p, int n)
@@ -395,19 +94,17 @@ static uint64_t read_fn_arg(int i)
     uint64_t addr = (read_reg(stack_reg) + 4 + 4 * i) & 0xffffffffu;
     g_byte_array_set_size(regbuf, 0);
     if (!qemu_plugin_read_memory_vaddr(addr, regbuf, 4)) {
-        say("HWWARN what=cannot_read_argument addr=0x%" PRIx64 "\n", addr);
+        hw_warn("cannot_read_argument addr=0x%" PRIx64, addr);
         return 0;
     }
     return guest_uint(regbuf->data, 4);
 }
 
+/* ------------------------------------------------------------ callbacks */
+
 static void region_cb(unsigned int vcpu, void *ud)
 {
-    uint64_t a0 = read_arg(0);
-    if (a0 & 1)
-        region_end((uint32_t)(a0 >> 1));
-    else
-        region_begin((uint32_t)(a0 >> 1));
+    hw_region_marker(read_arg(0));
 }
 
 /* The guest is about to read the clock: put the modelled time in the
@@ -417,51 +114,23 @@ static void region_cb(unsigned int vcpu, void *ud)
 static void clock_cb(unsigned int vcpu, void *ud)
 {
     uint8_t *box = (uint8_t *)ud + 16;
-    uint64_t ns = clock_ns(now_mcyc());
+    uint64_t ns = hw_clock_read();
     for (int k = 0; k < 8; k++)
         box[isa->big_endian ? 7 - k : k] = (uint8_t)(ns >> (8 * k));
     for (int k = 0; k < 4; k++)
         box[8 + k] = (isa->big_endian ? k == 3 : k == 0);
-    for (int i = 0; i < MAX_OPEN; i++) {
-        struct open_region *r = &open_regions[i];
-        if (!r->used)
-            continue;
-        if (r->clock_reads++ == 0)
-            r->clock_first = ns;
-        r->clock_last = ns;
-    }
 }
 
-/* A disk request: the process waits for it (a synchronous read or write),
- * so its time is added to the clock.  Seek when the cylinder changes, half
- * a rotation unless the request continues where the last one ended, then
- * the transfer. */
-static uint64_t disk_next_sector = UINT64_MAX, disk_cyl = UINT64_MAX;
-
-static void disk_charge(uint64_t sector, uint64_t bytes, void *ud)
+static void charge_disk(uint64_t stall, void *ud)
 {
-    double ns = P.disk_overhead_us * 1e3;
-    if (sector != disk_next_sector) {
-        uint64_t cyl = sector / P.disk_cyl_sectors;
-        if (cyl != disk_cyl)
-            ns += P.disk_seek_ms * 1e6;
-        ns += P.disk_rpm > 0 ? 0.5 * 60e9 / P.disk_rpm : 0;
-        disk_cyl = cyl;
-    }
-    ns += P.disk_mbs > 0 ? bytes * 1e3 / P.disk_mbs : 0;
-    disk_next_sector = sector + (bytes + 511) / 512;
-    uint64_t m = memsys_ns_to_mcyc(mem, ns);
-    C->stall_mcyc += m;
-    C->disk_mcyc += m;
-    C->disk_reqs++;
-    if (ud && C->attrib_on)
-        ((struct attrib_insn *)ud)->stall_mcyc += m;
+    if (ud && hw.c->attrib_on)
+        ((struct attrib_insn *)ud)->stall_mcyc += stall;
 }
 
 /* The disk marker: a0 = sector, a1 = bytes (a2 = write: the cost is the same). */
 static void disk_cb(unsigned int vcpu, void *ud)
 {
-    disk_charge(read_arg(0), read_arg(1), ud);
+    charge_disk(hw_disk(read_arg(0), read_arg(1)), ud);
 }
 
 /* The entry of the kernel's disk_request(int write, uint32 blockno, uint32 n)
@@ -469,7 +138,7 @@ static void disk_cb(unsigned int vcpu, void *ud)
 static void disk_fn_cb(unsigned int vcpu, void *ud)
 {
     uint64_t block = read_fn_arg(1), n = read_fn_arg(2);
-    disk_charge(block * (P.disk_block / 512), n * P.disk_block, ud);
+    charge_disk(hw_disk_call(block, n), ud);
 }
 
 /* The same, one instruction later, where disk_request() begins with a
@@ -481,7 +150,7 @@ static uint64_t disk_after_pc;
 static void disk_fn_in_cb(unsigned int vcpu, void *ud)
 {
     uint64_t block = read_reg(in_reg[1]), n = read_reg(in_reg[2]);
-    disk_charge(block * (P.disk_block / 512), n * P.disk_block, ud);
+    charge_disk(hw_disk_call(block, n), ud);
 }
 
 /*
@@ -505,8 +174,6 @@ static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
     return u;
 }
 
-static uint64_t load_mcyc, store_mcyc;  /* the extras of one access */
-
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     uintptr_t u = (uintptr_t)ud;
@@ -515,36 +182,20 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
     if (u & UD_KNOWN) {
         store = u & UD_STORE;
         size = 1u << (u & 3);
-#ifdef CHECK_DECODE
+#ifdef CHECK_DECODE                     /* a new decoder's mem_access() against QEMU */
         if (store != qemu_plugin_mem_is_store(info) ||
             size != 1u << qemu_plugin_mem_size_shift(info))
-            say("HWWARN what=decode_mismatch\n");
+            hw_warn("decode_mismatch");
 #endif
     } else {
         store = qemu_plugin_mem_is_store(info);
         size = 1u << qemu_plugin_mem_size_shift(info);
     }
-    if (store) {
-        C->stores++;
-        C->static_mcyc += store_mcyc;
-    } else {
-        C->loads++;
-        C->static_mcyc += load_mcyc;
-    }
-#ifdef STUB_LEVEL
-    if (STUB_LEVEL == 0) return;
-#endif
-    struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
-    if (!hw || qemu_plugin_hwaddr_is_io(hw))
+    hw_count_access(store);
+    struct qemu_plugin_hwaddr *hwa = qemu_plugin_get_hwaddr(info, vaddr);
+    if (!hwa || qemu_plugin_hwaddr_is_io(hwa))
         return;                             /* device registers: not modelled */
-    uint64_t pa = qemu_plugin_hwaddr_phys_addr(hw);
-    if (tracing)
-        fprintf(trace, "%c %" PRIx64 " %u\n", store ? 'W' : 'R', pa, size);
-#ifdef STUB_LEVEL
-    if (STUB_LEVEL == 1) { C->bytes_in += pa & 1; return; }
-#endif
-    uint64_t now = now_mcyc() - (u >> 4);
-    C->stall_mcyc += memsys_data(mem, C, now, pa, size, store) - now;
+    hw_data(qemu_plugin_hwaddr_phys_addr(hwa), size, store, u >> 4);
 }
 
 /* The same, attributing the access's extra and stall to the instruction
@@ -558,11 +209,11 @@ static void mem_cb_attrib(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_
                           void *ud)
 {
     const struct mem_attrib_ud *m = ud;
-    uint64_t static_before = C->static_mcyc, stall_before = C->stall_mcyc;
+    uint64_t static_before = hw.c->static_mcyc, stall_before = hw.c->stall_mcyc;
     mem_cb(vcpu, info, vaddr, (void *)m->ud);
-    if (C->attrib_on) {
-        m->a->access_mcyc += C->static_mcyc - static_before;
-        m->a->stall_mcyc += C->stall_mcyc - stall_before;
+    if (hw.c->attrib_on) {
+        m->a->access_mcyc += hw.c->static_mcyc - static_before;
+        m->a->stall_mcyc += hw.c->stall_mcyc - stall_before;
     }
 }
 
@@ -578,20 +229,9 @@ struct tb_ilines {
 static void tb_icache_cb(unsigned int vcpu, void *ud)
 {
     struct tb_ilines *L = ud;
-    uint64_t now = now_mcyc();
-    uint64_t t = now;
-    if (tracing) {
-        for (uint32_t i = 0; i < L->n; i++) {
-            fprintf(trace, "I %" PRIx64 " 4\n", L->line[i] << memsys_iline_shift(mem));
-            t = memsys_ifetch(mem, C, t, L->line[i]);
-        }
-        L->seen = 0;
-    } else {
-        t = memsys_ifetch_block(mem, C, t, L->line, L->n, &L->seen);
-    }
-    C->stall_mcyc += t - now;
-    if (L->a && C->attrib_on)
-        L->a->stall_mcyc += t - now;
+    uint64_t stall = hw_ifetch_block(L->line, L->n, &L->seen);
+    if (L->a && hw.c->attrib_on)
+        L->a->stall_mcyc += stall;
 }
 
 /* A segment of a block (see tb_trans) ran while the attributed region was
@@ -616,15 +256,15 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
 {
     if (!h)
         return NO_PADDR;
-    if (!host_base && vaddr == P.anchor)
-        host_base = h - (P.anchor_pa - P.ram_base);
-    if (!host_base || h < host_base || (uint64_t)(h - host_base) >= P.ram_size)
+    if (!host_base && vaddr == hw.p.anchor)
+        host_base = h - (hw.p.anchor_pa - hw.p.ram_base);
+    if (!host_base || h < host_base || (uint64_t)(h - host_base) >= hw.p.ram_size)
         return NO_PADDR;                    /* ROM, or RAM not located yet */
-    return P.ram_base + (uint64_t)(h - host_base);
+    return hw.p.ram_base + (uint64_t)(h - host_base);
 }
 
 static struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
-                                             struct attrib_insn *a)
+                                       struct attrib_insn *a)
 {
     if (a) {                                /* attributing: one per block, not shared */
         struct tb_ilines *L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
@@ -651,8 +291,8 @@ static struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
 
 static bool is_trap_pc(uint64_t vaddr)
 {
-    for (int i = 0; i < P.n_trap_pc; i++)
-        if (P.trap_pc[i] == vaddr)
+    for (int i = 0; i < hw.p.n_trap_pc; i++)
+        if (hw.p.trap_pc[i] == vaddr)
             return true;
     return false;
 }
@@ -660,7 +300,7 @@ static bool is_trap_pc(uint64_t vaddr)
 /* The window trap handlers: trap entries too, counted apart. */
 static bool is_window_pc(uint64_t vaddr)
 {
-    return windows && (vaddr == P.wovf_pc || vaddr == P.wunf_pc);
+    return hw.windows && (vaddr == hw.p.wovf_pc || vaddr == hw.p.wunf_pc);
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -674,18 +314,18 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     uint64_t pa[n];
     uint64_t lines[2 * n];
     uint32_t nlines = 0;
-    bool icache = memsys_has_icache(mem);
-    unsigned ishift = memsys_iline_shift(mem);
+    bool icache = hw_has_icache();
+    unsigned ishift = hw_iline_shift();
 
     g_mutex_lock(&trans_lock);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint8_t *bytes = code[i];
         size_t len = code_len[i] = qemu_plugin_insn_data(insn, bytes, sizeof(code[i]));
-        cost[i] = cpi_mcyc + extra_mcyc[isa->classify(bytes, len)];
-        if ((P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn))) ||
+        cost[i] = hw_insn_mcyc(isa->classify(bytes, len));
+        if ((hw.p.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn))) ||
             is_window_pc(qemu_plugin_insn_vaddr(insn)))
-            cost[i] += trap_mcyc;
+            cost[i] += hw.trap_mcyc;
         mk[i] = isa->marker(bytes, len);
         pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn));
         /* the lines of its first and last bytes (an x86 or 68k instruction
@@ -698,13 +338,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                 lines[nlines++] = line;
         }
     }
-    if (attributing) {
+    if (hw.attributing) {
         ta = g_malloc(sizeof(*ta) + n * sizeof(ta->a[0]));
         ta->n = n;
         for (size_t i = 0; i < n; i++) {
             struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-            ta->a[i] = attrib_insn(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn),
-                                   pa[i] == NO_PADDR ? UINT64_MAX : pa[i], cost[i]);
+            ta->a[i] = attrib_insn((uintptr_t)qemu_plugin_insn_haddr(insn),
+                                   qemu_plugin_insn_vaddr(insn), pa[i], cost[i]);
         }
     }
     if (nlines > 0)
@@ -764,15 +404,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        if (P.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
+        if (hw.p.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 e_traps, 1);
         if (is_window_pc(qemu_plugin_insn_vaddr(insn)))
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                 insn, QEMU_PLUGIN_INLINE_ADD_U64,
-                qemu_plugin_insn_vaddr(insn) == P.wovf_pc ? e_wovf : e_wunf, 1);
+                qemu_plugin_insn_vaddr(insn) == hw.p.wovf_pc ? e_wovf : e_wunf, 1);
         uint64_t va = qemu_plugin_insn_vaddr(insn);
-        if (P.disk_pc && va == P.disk_pc) {
+        if (hw.p.disk_pc && va == hw.p.disk_pc) {
             if (isa->opens_window && isa->opens_window(code[i], code_len[i]))
                 disk_after_pc = va + code_len[i];
             else
@@ -805,7 +445,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
-    C = qemu_plugin_scoreboard_find(score, 0);
+    hw.c = qemu_plugin_scoreboard_find(score, 0);
     if (vcpu != 0)
         return;
     GArray *regs = qemu_plugin_get_registers();
@@ -830,45 +470,33 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
     }
     for (int k = 0; k < 3; k++)
         if (!arg_reg[k])
-            say("HWWARN what=no_register name=%s\n", isa->arg_reg[k]);
+            hw_warn("no_register name=%s", isa->arg_reg[k]);
     if (isa->stack_reg && !stack_reg)
-        say("HWWARN what=no_register name=%s\n", isa->stack_reg);
+        hw_warn("no_register name=%s", isa->stack_reg);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
-    struct counters zero = { 0 };
-    print_counters("HWTOTAL", "", C, &zero, now_mcyc(), 0, clock_ns(now_mcyc()), "");
     if (!host_base)
-        say("HWWARN what=anchor_never_ran anchor=0x%" PRIx64 "\n", P.anchor);
-    if (out)
-        fclose(out);
-    if (trace)
-        fclose(trace);
-    if (attributing)
-        attrib_close();
+        hw_warn("anchor_never_ran anchor=0x%" PRIx64, hw.p.anchor);
+    hw_finish();
 }
 
-static uint64_t cycles_to_mcyc(double c)
+static int refuse(const char *why)
 {
-    return (uint64_t)llround(c * MCYC);
+    fprintf(stderr, "hwmodel: %s\n", why);
+    return -1;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
                                            int argc, char **argv)
 {
+    hw_defaults();
     for (int i = 0; i < argc; i++) {
-        const char *err = parse_arg(argv[i]);
-        if (err) {
-            fprintf(stderr, "hwmodel: %s\n", err);
-            return -1;
-        }
+        const char *err = hw_option(argv[i], strlen(argv[i]));
+        if (err)
+            return refuse(err);
     }
-    static const struct { const char *target; const struct isa *isa; } targets[] = {
-        { "riscv32", &isa_riscv }, { "i386", &isa_x86 }, { "m68k", &isa_m68k },
-        { "mipsel", &isa_mips },
-        { "sparc", &isa_sparc },
-    };
     for (size_t i = 0; i < G_N_ELEMENTS(targets) && !isa; i++)
         if (strcmp(info->target_name, targets[i].target) == 0)
             isa = targets[i].isa;
@@ -877,50 +505,18 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                 "(riscv32, i386, m68k, mipsel and sparc have them)\n", info->target_name);
         return -1;
     }
-    if (!info->system_emulation || info->system.max_vcpus != 1) {
-        fprintf(stderr, "hwmodel: models one processor in system emulation (-smp 1)\n");
-        return -1;
-    }
-    if (!(P.cpi > 0)) {
-        fprintf(stderr, "hwmodel: cpi must be > 0\n");
-        return -1;
-    }
-    windows = P.wovf_pc || P.wunf_pc;
-    if (!P.anchor) {
-        fprintf(stderr, "hwmodel: anchor=ADDR is needed (the kernel's entry point)\n");
-        return -1;
-    }
-    if (P.anchor_pa == UINT64_MAX)
-        P.anchor_pa = P.anchor;             /* it runs before any translation */
-    const char *err;
-    mem = memsys_new(&P.mem, &err);
-    if (!mem) {
-        fprintf(stderr, "hwmodel: %s\n", err);
-        return -1;
-    }
-    if (P.out && !(out = fopen(P.out, "w"))) {
-        fprintf(stderr, "hwmodel: cannot write %s\n", P.out);
-        return -1;
-    }
-    if (P.trace && !(trace = fopen(P.trace, "w"))) {
-        fprintf(stderr, "hwmodel: cannot write %s\n", P.trace);
-        return -1;
-    }
-    if (P.attrib && !(attributing = attrib_open(P.attrib))) {
-        fprintf(stderr, "hwmodel: cannot write %s\n", P.attrib);
-        return -1;
-    }
+    if (!info->system_emulation || info->system.max_vcpus != 1)
+        return refuse("models one processor in system emulation (-smp 1)");
+    if (!hw.p.anchor)
+        return refuse("anchor=ADDR is needed (the kernel's entry point)");
+    if (hw.p.anchor_pa == UINT64_MAX)
+        hw.p.anchor_pa = hw.p.anchor;       /* it runs before any translation */
+    hw.outs = qemu_plugin_outs;
+    const char *err = hw_start(isa->name);
+    if (err)
+        return refuse(err);
 
-    clock_khz = (uint64_t)llround(P.mem.clock_mhz * 1000);
-    cpi_mcyc = cycles_to_mcyc(P.cpi);
-    for (int k = 0; k < NCLASS; k++)
-        extra_mcyc[k] = cycles_to_mcyc(P.extra[k]);
-    /* classify() never says load or store: those extras go per access */
-    load_mcyc = extra_mcyc[CL_LOAD];
-    store_mcyc = extra_mcyc[CL_STORE];
-    trap_mcyc = cycles_to_mcyc(P.trap_cycles);
-
-    score = qemu_plugin_scoreboard_new(sizeof(struct counters));  /* C: in vcpu_init */
+    score = qemu_plugin_scoreboard_new(sizeof(struct counters));  /* hw.c: in vcpu_init */
     e_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, insns);
     e_static = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, static_mcyc);
     e_traps = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, traps);
@@ -929,17 +525,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     e_wunf = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, wunf);
     regbuf = g_byte_array_new();
     ilines_table = g_hash_table_new(g_bytes_hash, g_bytes_equal);
-
-    say("HWMODEL isa=%s clock_mhz=%g cpi=%g load=%g store=%g branch=%g mul=%g div=%g trap=%g "
-        "trap_pcs=%d ic=%u/%u/%u dc=%u/%u/%u/%s/%s unified=%d wbuf=%u l2=%u/%u/%u "
-        "mem_ns=%g mem_mbs=%g bus=%u\n",
-        isa->name, P.mem.clock_mhz, P.cpi, P.extra[CL_LOAD], P.extra[CL_STORE],
-        P.extra[CL_BRANCH], P.extra[CL_MUL], P.extra[CL_DIV], P.trap_cycles, P.n_trap_pc,
-        P.mem.ic.size, P.mem.ic.line, P.mem.ic.assoc, P.mem.dc.size, P.mem.dc.line,
-        P.mem.dc.assoc, P.mem.dc.write_back ? "wb" : "wt",
-        P.mem.dc.write_allocate ? "alloc" : "noalloc", P.mem.unified, P.mem.wbuf_entries,
-        P.mem.l2.size, P.mem.l2.line, P.mem.l2.assoc, P.mem.mem_latency_ns, P.mem.mem_mbs,
-        P.mem.bus_bytes);
 
     qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

@@ -46,8 +46,7 @@ $(BUILD)/kernel.bin: $(BUILD)/kernel.elf
 # are deterministic), which knows our XFC markers and carries the hardware
 # model (hw-models/simh/), rebuilt by scripts/vax-simh.sh when a source changes.
 SIMH_VAX := $(shell scripts/vax-simh.sh --path)
-$(SIMH_VAX): scripts/vax-simh.sh hw-models/simh/vax-model.patch hw-models/simh/vax_model.c \
-             $(wildcard hw-models/core/model.h hw-models/core/memsys.c hw-models/core/cache.c)
+$(SIMH_VAX): scripts/vax-simh.sh $(wildcard hw-models/simh/* hw-models/core/*)
 	scripts/vax-simh.sh
 
 ARCH_ALL := $(BUILD)/kernel.bin $(SIMH_VAX)

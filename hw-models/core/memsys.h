@@ -1,0 +1,43 @@
+/*
+ * memsys.h: the memory hierarchy in time (memsys.c): L1 I and D caches (or
+ * one unified L1), an optional L2, a write buffer and one memory with a
+ * latency and a bandwidth.  Time is in millicycles (model.h).
+ */
+#ifndef HWMODEL_MEMSYS_H
+#define HWMODEL_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache.h"
+
+struct counters;
+
+struct memsys_params {
+    struct cache_geom ic, dc, l2;       /* size 0: no such cache */
+    bool unified;                       /* one L1 for both (ic ignored) */
+    uint32_t wbuf_entries;              /* write buffer depth, 0 = none */
+    double clock_mhz;
+    double mem_latency_ns, mem_mbs;     /* memory: latency, bandwidth (10^6 B/s) */
+    uint32_t bus_bytes;                 /* memory transfers are in these units */
+    double l2_latency_ns;               /* an L2 hit */
+};
+
+struct memsys;
+
+struct memsys *memsys_new(const struct memsys_params *p, const char **err);
+void memsys_flush(struct memsys *m);
+/* Time is in millicycles.  Each returns the time at which the processor may
+ * go on (>= now); the difference is the stall. */
+uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
+                     uint64_t paddr, unsigned size, bool store);
+uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
+/* All the I-cache lines of one block, in order.  *seen caches when they were
+ * last all found present (see struct cache); 0 = never. */
+uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
+                             const uint64_t *lines, uint32_t n, uint64_t *seen);
+bool memsys_has_icache(const struct memsys *m);
+unsigned memsys_iline_shift(const struct memsys *m);
+uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);
+
+#endif

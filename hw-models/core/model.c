@@ -1,0 +1,126 @@
+/*
+ * model.c: the engine's life (start, finish) and what a front end charges
+ * through it besides instructions: data accesses, instruction fetches,
+ * traps.  How time is modelled:
+ *
+ *   - each instruction costs CPI cycles plus the extra of its class
+ *     (branch, multiply, divide), hw_insn_mcyc(), charged by the front end;
+ *   - each data access costs the extra of a load or a store, and then what
+ *     the memory system makes it wait (caches, write buffer, memory:
+ *     memsys.c), charged when it happens;
+ *   - with an I-cache, each line of instructions fetched costs what the
+ *     memory system makes it wait (with none, fetching is part of the CPI);
+ *   - entering the trap vector costs the trap penalty and counts as a trap;
+ *   - a disk request costs the disk's time (disk.c).
+ *
+ * QEMU (with -icount) and SIMH keep their own deterministic clocks; the
+ * model's clock is separate and the guest reads it through the clock marker.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "model.h"
+
+struct hw hw;
+
+static uint64_t cycles_to_mcyc(double c)
+{
+    return (uint64_t)llround(c * MCYC);
+}
+
+const char *hw_start(const char *isa_name)
+{
+    static char msg[200];
+    const char *err;
+    if (!(hw.p.cpi > 0))
+        return "cpi must be > 0";
+    hw.mem = memsys_new(&hw.p.mem, &err);
+    if (!hw.mem)
+        return err;
+    const char *files[] = { hw.p.out, hw.p.trace };
+    FILE **to[] = { &hw.out, &hw.trace };
+    for (int i = 0; i < 2; i++) {
+        if (files[i] && !(*to[i] = fopen(files[i], "w"))) {
+            snprintf(msg, sizeof(msg), "cannot write %s", files[i]);
+            return msg;
+        }
+    }
+    if (hw.p.attrib && !(hw.attributing = attrib_open(hw.p.attrib))) {
+        snprintf(msg, sizeof(msg), "cannot write %s", hw.p.attrib);
+        return msg;
+    }
+    hw.clock_khz = (uint64_t)llround(hw.p.mem.clock_mhz * 1000);
+    hw.cpi_mcyc = cycles_to_mcyc(hw.p.cpi);
+    for (int k = 0; k < NCLASS; k++)
+        hw.extra_mcyc[k] = cycles_to_mcyc(hw.p.extra[k]);
+    hw.trap_mcyc = cycles_to_mcyc(hw.p.trap_cycles);
+    hw.windows = hw.p.wovf_pc || hw.p.wunf_pc;
+    hw_record_model(isa_name);
+    return NULL;
+}
+
+void hw_finish(void)
+{
+    static const struct counters zero;
+    uint64_t now = hw_now();
+    hw_record_counters("HWTOTAL", "", hw.c, &zero, now, 0, hw_clock_ns(now), "");
+    if (hw.out)
+        fclose(hw.out);
+    if (hw.trace)
+        fclose(hw.trace);
+    if (hw.attributing)
+        attrib_close();
+    hw.out = hw.trace = NULL;
+    hw.attributing = false;
+}
+
+uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
+{
+    if (hw.tracing)
+        hw_trace(store ? 'W' : 'R', paddr, size);
+    uint64_t now = hw_now() - ahead;
+    uint64_t stall = memsys_data(hw.mem, hw.c, now, paddr, size, store) - now;
+    hw.c->stall_mcyc += stall;
+    return stall;
+}
+
+uint64_t hw_ifetch(uint64_t line)
+{
+    if (hw.tracing)
+        hw_trace('I', line << memsys_iline_shift(hw.mem), 4);
+    uint64_t now = hw_now();
+    uint64_t stall = memsys_ifetch(hw.mem, hw.c, now, line) - now;
+    hw.c->stall_mcyc += stall;
+    return stall;
+}
+
+uint64_t hw_ifetch_block(const uint64_t *lines, uint32_t n, uint64_t *seen)
+{
+    if (hw.tracing) {                   /* line by line, each one traced */
+        uint64_t stall = 0;
+        for (uint32_t i = 0; i < n; i++)
+            stall += hw_ifetch(lines[i]);
+        *seen = 0;
+        return stall;
+    }
+    uint64_t now = hw_now();
+    uint64_t stall = memsys_ifetch_block(hw.mem, hw.c, now, lines, n, seen) - now;
+    hw.c->stall_mcyc += stall;
+    return stall;
+}
+
+bool hw_has_icache(void)
+{
+    return memsys_has_icache(hw.mem);
+}
+
+unsigned hw_iline_shift(void)
+{
+    return memsys_iline_shift(hw.mem);
+}
+
+void hw_trap(void)
+{
+    hw.c->traps++;
+    hw.c->static_mcyc += hw.trap_mcyc;
+}
