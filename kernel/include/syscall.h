@@ -45,8 +45,11 @@
 #define SYS_tcsetpgrp 33  /* tcsetpgrp(fd, pgid): the terminal's foreground */
 #define NSYSCALL     34
 
-/* Every call by name, for code generated from the list: each ISA's user
- * stubs (guests/lib/arch/<isa>/syscall.S) expand X(name) once per call. */
+/* Every call by name, for code generated from the list: the kernel's
+ * dispatch table and handler prototypes (kernel/port/syscall.c, kernel.h)
+ * and each ISA's user stubs (guests/lib/arch/<isa>/syscall.S) expand
+ * X(name) once per call.  A new call: a number above, NSYSCALL one more,
+ * its name here, and sys_NAME in the kernel (the compiler checks all four). */
 #define FOR_EACH_SYSCALL(X) \
     X(exit)  X(fork)  X(wait)   X(pipe)   X(read)   X(write)  X(close) \
     X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \

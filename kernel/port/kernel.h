@@ -11,6 +11,7 @@
 #include "arch.h"
 #include "errno.h"
 #include "abi.h"
+#include "syscall.h"
 
 struct proc;
 struct file;
@@ -69,6 +70,7 @@ int   proc_group_exists(int pgid, int sid);  /* a live or zombie member in sessi
 struct proc *kproc_create(const char *name, void (*fn)(void));  /* 0 if no slot */
 void  proc_fault(const char *why, uint32 pc, uint32 addr);
 void  scheduler(void) __attribute__((noreturn));
+void  sched(void);                    /* switch to the scheduler (curproc not running) */
 void  yield(void);
 void  sleep(void *chan);
 int   sleep_until(void *chan, uint64 deadline_ns);   /* 1 if the deadline passed */
@@ -93,8 +95,14 @@ void  sched_timer_reset(void);
 void  syscall(struct trapframe *tf);
 extern struct kstat kstats;
 
+/* The system calls' handlers, sys_NAME for each NAME in FOR_EACH_SYSCALL
+ * (syscall.h), in sysproc.c, file.c, select.c and sysfile.c.  Each gets the
+ * call's arguments as syscall() fetched them and returns >= 0 or -errno. */
+#define SYSCALL_HANDLER(name) int32 sys_##name(const uint32 *arg);
+FOR_EACH_SYSCALL(SYSCALL_HANDLER)
+#undef SYSCALL_HANDLER
+
 /* exec.c */
 int   exec(const char *path, char **argv);
-
 
 #endif

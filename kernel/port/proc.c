@@ -128,8 +128,6 @@ int proc_fork(void)
     return child->pid;
 }
 
-void sched(void);
-
 void proc_exit(int status)
 {
     struct proc *p = curproc;

@@ -5,23 +5,22 @@
  * goes back in the return register.
  */
 #include "kernel.h"
-#include "syscall.h"
 
 struct kstat kstats;
 
-#define SYSCALLS(X) \
-    X(exit)  X(fork)  X(wait)   X(pipe)   X(read)   X(write)  X(close) \
-    X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
-    X(uptime) X(halt) X(kstat) \
-    X(open)  X(fstat) X(mkdir)  X(unlink) X(chdir)  X(lseek)  X(sync) \
-    X(fsync) X(rmdir) X(stat)   X(readdir) X(fsctl) \
-    X(dup2)  X(setpgid) X(getpgid) X(tcsetpgrp)
-
-#define DECLARE(name) int32 sys_##name(const uint32 *arg);
-SYSCALLS(DECLARE)
-
+/* One handler per call in FOR_EACH_SYSCALL (syscall.h), at its number.
+ * The compiler checks the list against the numbers: an index past
+ * NSYSCALL does not compile, two calls with one number do not either
+ * (-Woverride-init), and the asserts below leave no number without a
+ * handler. */
 #define ENTRY(name) [SYS_##name] = sys_##name,
-static int32 (*const handlers[NSYSCALL])(const uint32 *arg) = { SYSCALLS(ENTRY) };
+static int32 (*const handlers[NSYSCALL])(const uint32 *arg) = { FOR_EACH_SYSCALL(ENTRY) };
+
+#define PLUS_ONE(name) + 1
+#define NONZERO(name) && SYS_##name != 0
+_Static_assert(0 FOR_EACH_SYSCALL(PLUS_ONE) == NSYSCALL - 1,
+               "NSYSCALL must be one more than the calls in FOR_EACH_SYSCALL");
+_Static_assert(1 FOR_EACH_SYSCALL(NONZERO), "system call number 0 is not a call");
 
 void syscall(struct trapframe *tf)
 {
