@@ -27,6 +27,7 @@ OBJCOPY := $(CROSS)objcopy
 OBJDUMP := $(CROSS)objdump
 
 COMMON_CFLAGS := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+                 -Wmissing-prototypes -Wstrict-prototypes \
                  -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-stack-protector \
                  -fno-common -std=gnu11 $(ARCH_CFLAGS)
 

@@ -2,7 +2,7 @@
  * The ISA interface: everything the portable kernel needs from the machine
  * underneath.  Each kernel/arch/<isa>/ implements exactly these functions,
  * plus the types and constants in its own machine.h (struct trapframe,
- * struct context, PGSIZE, P2V/V2P).  If portable code ever needs something
+ * struct context, P2V/V2P).  If portable code ever needs something
  * ISA-specific, it goes here as a function, not as an #ifdef.
  */
 #ifndef ARCH_H
@@ -52,6 +52,14 @@ void   arch_pt_activate(pagetable_t pt);
 int    arch_copyin(void *dst, uaddr usrc, uint32 n);
 int    arch_copyout(uaddr udst, const void *src, uint32 n);
 int    arch_copy_user_str(char *dst, uaddr usrc, uint32 max);   /* length */
+
+/* How a copy survives a fault: each ISA's usercopy.S puts its copy routines
+ * between usercopy_begin and usercopy_end, and has them return -EFAULT from
+ * usercopy_fault.  Its trap() sends a kernel-mode fault on a user address
+ * (below USERTOP) whose pc is in_usercopy() there, and panics on any other. */
+extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
+
+#define in_usercopy(pc) ((pc) >= (uint32)usercopy_begin && (pc) < (uint32)usercopy_end)
 
 /* Processes. */
 void   arch_user_enter(struct trapframe *tf, uaddr pc, uaddr sp,

@@ -23,6 +23,14 @@
 #define BCACHE_DEFAULT 2048
 #define BCACHE_MIN       16
 
+/* The kernel's page: what kalloc hands out and the unit user memory is
+ * mapped in, 4 KB on every ISA.  (The VAX's hardware page is 512 bytes; its
+ * kernel maps eight at a time: kernel/arch/vax/machine.h.) */
+#define PGSIZE      4096
+#define PGSHIFT     12
+#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
+#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
+
 /* User address space, the same layout on every ISA: the program is linked at
  * USER_BASE (page 0 stays unmapped so that a NULL pointer faults), the heap
  * grows up from the end of the program (sbrk), and a fixed stack sits below

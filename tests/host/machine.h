@@ -2,16 +2,13 @@
  * A "machine" for compiling the kernel's file-system code on the host
  * (tests/unit/test_fs_host.py): the definitions kernel/port/arch.h expects
  * from an ISA's machine.h, for a 64-bit host process.  Nothing here runs
- * user programs; the page size only has to be what the code assumes.
+ * user programs.  (The page size is portable: kernel/port/param.h.)
  */
 #ifndef MACHINE_H
 #define MACHINE_H
 
 #include "types.h"
 
-#define PGSIZE      4096
-#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(uintptr)(PGSIZE - 1))
-#define PGROUNDDOWN(a) ((a) & ~(uintptr)(PGSIZE - 1))
 #define P2V(pa)     ((void *)(uintptr)(pa))
 #define V2P(va)     ((paddr)(uintptr)(va))
 #define ELF_MACHINE 0

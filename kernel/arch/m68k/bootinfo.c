@@ -6,6 +6,7 @@
  * memory.  Record: 16-bit tag, 16-bit size (with this header), data.
  */
 #include "kernel.h"
+#include "fns.h"
 
 #define BI_LAST             0x0000
 #define BI_MEMCHUNK         0x0005     /* address, size             */
@@ -16,8 +17,6 @@
 
 struct gf_device gf_pic, gf_rtc, gf_tty, virt_ctrl;
 uint32 ram_size;
-
-extern char _end[];
 
 /* Parse the records; return the first byte after them. */
 static uintptr bootinfo_parse(void)

@@ -5,11 +5,7 @@
  */
 #include "kernel.h"
 #include "m68k.h"
-
-void mmu_init(void);
-void tty_init(void);
-void pic_init(void);
-extern char trap_entry[];
+#include "fns.h"
 
 static uint32 vectors[256] __attribute__((aligned(4)));
 

@@ -16,11 +16,6 @@
 
 #include "types.h"
 
-#define PGSIZE      4096
-#define PGSHIFT     12
-#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
-#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
-
 #define P2V(pa)     ((void *)(uintptr)(pa))
 #define V2P(va)     ((paddr)(uintptr)(va))
 
@@ -62,10 +57,5 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
 {
     arg[0] = tf->d[1]; arg[1] = tf->d[2]; arg[2] = tf->d[3]; arg[3] = tf->d[4]; arg[4] = tf->d[5];
 }
-
-/* Devices, from the bootinfo records (bootinfo.c). */
-struct gf_device { uint32 base, irq; };
-extern struct gf_device gf_pic, gf_rtc, gf_tty, virt_ctrl;
-extern uint32 ram_size;
 
 #endif

@@ -8,10 +8,10 @@
  * Only user accesses go through these tables (URP).  Supervisor accesses
  * match the transparent-translation registers set up in mmu_init and reach
  * physical memory directly, so the kernel needs no mapping of its own.
- * For simplicity every table takes a whole page, though a pointer table
- * needs 512 bytes and a page table 256.
- */
+ * Every table takes a whole page (a pointer table needs 512 bytes, a page
+ * table 256: simpler so). */
 #include "kernel.h"
+#include "fns.h"
 
 #define ROOT_IDX(va)  ((va) >> 25)
 #define PTR_IDX(va)   (((va) >> 18) & 0x7f)

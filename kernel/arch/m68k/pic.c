@@ -6,12 +6,10 @@
  */
 #include "kernel.h"
 #include "m68k.h"
+#include "fns.h"
 
 #define PIC_PENDING 0x04
 #define PIC_ENABLE  0x10
-
-void tty_intr(void);
-void timer_intr(void);
 
 static uint32 pic_base(int level) { return gf_pic.base + (level - 1) * 0x1000; }
 static int irq_level(uint32 irq)  { return (irq - 8) / 32 + 1; }

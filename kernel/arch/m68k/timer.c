@@ -6,6 +6,7 @@
  */
 #include "kernel.h"
 #include "m68k.h"
+#include "fns.h"
 
 #define RTC_TIME_LOW        0x00
 #define RTC_TIME_HIGH       0x04

@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "proc.h"
 #include "m68k.h"
+#include "fns.h"
 
 #define V_ACCESS     2           /* access fault (bus error)            */
 #define V_ADDRESS    3           /* address error                       */
@@ -33,9 +34,6 @@ struct access_frame {
 #define SSW_TM       0x0007      /* transfer modifier: which space      */
 #define TM_USER_CODE 0x0002
 #define WBS_VALID    0x0080
-
-extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
-void pic_intr(int level);
 
 static struct access_frame *access_frame(struct trapframe *tf)
 {
@@ -85,8 +83,7 @@ void trap(struct trapframe *tf)
          * taken while idle, is expected.  Anything else is a kernel bug. */
         if (interrupt(vector))
             return;
-        if (vector == V_ACCESS && tf->pc >= (uint32)usercopy_begin &&
-            tf->pc < (uint32)usercopy_end && access_frame(tf)->fa < USERTOP) {
+        if (vector == V_ACCESS && in_usercopy(tf->pc) && access_frame(tf)->fa < USERTOP) {
             /* Resume at usercopy_fault, and tell the CPU not to finish the
              * faulting instruction or its pending writes on the way out. */
             struct access_frame *af = access_frame(tf);

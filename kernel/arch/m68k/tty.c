@@ -6,6 +6,7 @@
  */
 #include "kernel.h"
 #include "m68k.h"
+#include "fns.h"
 
 #define TTY_PUT_CHAR      0x00
 #define TTY_BYTES_READY   0x04

@@ -6,10 +6,7 @@
 #include "kernel.h"
 #include "riscv.h"
 #include "ns16550.h"
-
-extern char end[];                 /* first address after the kernel (kernel.ld) */
-void mmu_init(void);
-void plic_init(void);
+#include "fns.h"
 
 const char *arch_name(void) { return "riscv"; }
 
@@ -18,7 +15,6 @@ void arch_init(void)
     mmu_init();                              /* paging on: devices at DEVBASE */
     uart_init();
     plic_init();
-    extern void trap_entry(void);
     csr_write(stvec, (uint32)trap_entry);
     csr_write(sscratch, 0);                  /* "we are in the kernel"       */
     csr_write(scounteren, 0x7);              /* user may read cycle/time/instret */

@@ -1,7 +1,7 @@
 /*
  * RISC-V (rv32, Sv32) machine definitions used by the portable kernel
- * through arch.h: page size, the saved-register layouts, and how kernel
- * virtual addresses relate to physical ones.
+ * through arch.h: the saved-register layouts, and how kernel virtual
+ * addresses relate to physical ones.
  *
  * QEMU's `virt` board puts RAM at physical 0x80000000, which is also where
  * our kernel half of every address space starts, so kernel virtual = physical
@@ -12,11 +12,6 @@
 #define MACHINE_H
 
 #include "types.h"
-
-#define PGSIZE      4096
-#define PGSHIFT     12
-#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
-#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
 
 #define KERNBASE    0x80000000u              /* RAM, kernel VA == PA          */
 #define PHYSTOP     (KERNBASE + 128 * 1024 * 1024)   /* qemu -m 128M         */

@@ -1,13 +1,13 @@
 /*
- * Sv32 paging: two levels of 1024 four-byte entries, 4 KB pages.
- *
- * Every address space shares the kernel half (addresses >= KERNBASE, plus
- * the device window at DEVBASE), mapped with 4 MB "megapages" straight from
- * the root table, so a new address space only copies those root entries.
- * User pages below USERTOP get second-level tables of their own.
+ * Sv32 paging: two levels of 1024 four-byte entries, 4 KB pages.  Every
+ * address space shares the kernel half (addresses >= KERNBASE, plus the
+ * device window at DEVBASE), mapped with 4 MB "megapages" straight from the
+ * root table, so a new address space only copies those root entries.  User
+ * pages below USERTOP get second-level tables of their own.
  */
 #include "kernel.h"
 #include "riscv.h"
+#include "fns.h"
 
 #define MEGA        (4u << 20)
 #define L1(va)      ((va) >> 22)

@@ -6,6 +6,7 @@
  */
 #include "kernel.h"
 #include "ns16550.h"
+#include "fns.h"
 
 #define PLIC             ((volatile uint32 *)DEV(PLIC_PA))
 #define PLIC_PRIORITY(i) (PLIC[(i)])

@@ -11,10 +11,9 @@
  *   - physical memory protection allows everything (one PMP entry).
  * Then mret "returns" into main() in supervisor mode with paging off.
  */
-#include "types.h"
+#include "kernel.h"
 #include "riscv.h"
-
-void main(void);
+#include "fns.h"
 
 void start(void)
 {

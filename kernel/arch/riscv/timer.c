@@ -7,6 +7,7 @@
  */
 #include "kernel.h"
 #include "riscv.h"
+#include "fns.h"
 
 #define TIMEBASE_HZ 10000000ull
 #define NS_PER_TICK (1000000000ull / TIMEBASE_HZ)

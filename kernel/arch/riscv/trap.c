@@ -8,10 +8,7 @@
 #include "kernel.h"
 #include "proc.h"
 #include "riscv.h"
-
-extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
-void plic_intr(void);
-void timer_intr(void);
+#include "fns.h"
 
 static const char *fault_name(uint32 cause)
 {
@@ -51,8 +48,7 @@ void trap(struct trapframe *tf)
          * taken while idle, is expected.  Anything else is a kernel bug. */
         if (cause & SCAUSE_INTR) {
             interrupt(cause & ~SCAUSE_INTR);
-        } else if (tf->sepc >= (uint32)usercopy_begin && tf->sepc < (uint32)usercopy_end
-                   && tf->stval < USERTOP) {
+        } else if (in_usercopy(tf->sepc) && tf->stval < USERTOP) {
             tf->sepc = (uint32)usercopy_fault;
         } else {
             panic("kernel trap: %s scause=%u sepc=0x%x stval=0x%x",

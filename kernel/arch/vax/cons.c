@@ -7,6 +7,7 @@
  */
 #include "kernel.h"
 #include "vax.h"
+#include "fns.h"
 
 void cons_init(void)
 {

@@ -9,11 +9,7 @@
  */
 #include "kernel.h"
 #include "vax.h"
-
-extern char end[];                 /* first address after the kernel (kernel.ld) */
-void mmu_init(void);
-void timer_init(void);
-void cons_init(void);
+#include "fns.h"
 
 const char *arch_name(void) { return "vax"; }
 

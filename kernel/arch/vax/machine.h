@@ -1,7 +1,7 @@
 /*
  * VAX machine definitions used by the portable kernel through arch.h:
- * page size, the saved-register layouts, and how kernel virtual addresses
- * relate to physical ones.  The machine is SIMH's MicroVAX 3900 (KA655).
+ * the saved-register layouts, and how kernel virtual addresses relate to
+ * physical ones.  The machine is SIMH's MicroVAX 3900 (KA655).
  *
  * The VAX splits the 4 GB address space in four: P0 (0 - 1 GB, the
  * program, growing up), P1 (1 - 2 GB, the stack, growing down), S0
@@ -9,9 +9,9 @@
  * exactly our portable layout: user below USERTOP = 0x80000000, the kernel
  * above.  The kernel maps all of RAM at KERNBASE + physical address.
  *
- * The hardware page is 512 bytes.  The portable kernel's page (PGSIZE,
- * what kalloc hands out) is 4 KB, a cluster of 8 hardware pages always
- * mapped together, as 4.3BSD did on the VAX.
+ * The hardware page is 512 bytes.  The portable kernel's page (PGSIZE in
+ * kernel/port/param.h, what kalloc hands out) is 4 KB, a cluster of 8
+ * hardware pages always mapped together, as 4.3BSD did on the VAX.
  */
 #ifndef MACHINE_H
 #define MACHINE_H
@@ -19,11 +19,6 @@
 #ifndef __ASSEMBLER__
 #include "types.h"
 #endif
-
-#define PGSIZE      4096
-#define PGSHIFT     12
-#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
-#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
 
 #define KERNBASE    0x80000000               /* S0 space                      */
 #define RAMSIZE     (64 * 1024 * 1024)       /* SIMH `set cpu 64m`: a full KA655  */

@@ -22,10 +22,10 @@
  * An entry that is zero is "no access": touching it faults.
  *
  * A portable page (PGSIZE, 4 KB) is 8 hardware pages (512 bytes), always
- * mapped together, so 8 consecutive entries describe one page.
- */
+ * mapped together, so 8 consecutive entries describe one page. */
 #include "kernel.h"
 #include "vax.h"
+#include "fns.h"
 
 #define HW_PER_PAGE  (PGSIZE / VAX_PGSIZE)         /* 8 */
 #define PTE_PER_PAGE (PGSIZE / 4)                  /* 1024 entries per table page */

@@ -17,8 +17,8 @@
  */
 #include "kernel.h"
 #include "vax.h"
+#include "fns.h"
 
-void *dev_va(paddr pa);
 #define SSC(off)   (*(volatile uint32 *)dev_va(SSC_PA + (off)))
 
 static uint32 clock_wraps;        /* timer 0 overflows handled so far */

@@ -7,11 +7,7 @@
 #include "kernel.h"
 #include "proc.h"
 #include "vax.h"
-
-extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
-void timer0_intr(void);
-void timer1_intr(void);
-void cons_rx_intr(void);
+#include "fns.h"
 
 static int from_user(struct trapframe *tf)
 {
@@ -79,8 +75,7 @@ void trap(struct trapframe *tf)
          * taken while idle, is expected.  Anything else is a kernel bug. */
         if (interrupt(vec))
             return;
-        if ((vec == SCB_ACV || vec == SCB_TNV) && tf->a1 < USERTOP &&
-            tf->pc >= (uint32)usercopy_begin && tf->pc < (uint32)usercopy_end) {
+        if ((vec == SCB_ACV || vec == SCB_TNV) && tf->a1 < USERTOP && in_usercopy(tf->pc)) {
             /* Resume at usercopy_fault, and forget that the interrupted
              * MOVC3 was half done (PSL<FPD>): the next instruction is
              * another one. */
@@ -121,7 +116,6 @@ void arch_fork_child(struct trapframe *child)
 /* A new kernel thread starts when swtch() "returns" into it: build the VAX
  * call frame that swtch's RET unwinds (see swtch.S), returning to
  * proc_trampoline, which calls entry. */
-extern char proc_trampoline[];
 
 void arch_context_init(struct context *c, uintptr kstack_top, void (*entry)(void))
 {

@@ -5,12 +5,7 @@
 #include "kernel.h"
 #include "x86.h"
 #include "ns16550.h"
-
-extern char end[];               /* first address after the kernel (kernel.ld) */
-void seg_init(void);
-void idt_init(void);
-void mmu_init(void);
-void pic_init(void);
+#include "fns.h"
 
 const char *arch_name(void) { return "x86"; }
 

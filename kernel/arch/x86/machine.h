@@ -12,11 +12,6 @@
 
 #include "types.h"
 
-#define PGSIZE      4096
-#define PGSHIFT     12
-#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
-#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
-
 #define KERNBASE    0x80000000u
 #define RAMSIZE     (128 * 1024 * 1024)                   /* qemu -m 128M */
 #define PHYSTOP     (KERNBASE + RAMSIZE)                 /* as a kernel VA */

@@ -1,15 +1,15 @@
 /*
  * x86 paging: a page directory of 1024 entries, each pointing at a page
  * table of 1024 entries for 4 KB pages, or (with CR4.PSE) mapping a 4 MB
- * page itself.
+ * page itself (no execute permission: PERM_X is implied).
  *
  * Every address space shares the kernel half (KERNBASE and up: all RAM,
  * mapped with 4 MB global pages), so a new address space only copies those
  * directory entries.  User pages below USERTOP get page tables of their own.
- * Classic 32-bit paging has no execute permission: PERM_X is implied.
  */
 #include "kernel.h"
 #include "x86.h"
+#include "fns.h"
 
 #define PTE_P   0x001            /* present            */
 #define PTE_W   0x002            /* writable           */

@@ -6,6 +6,7 @@
  */
 #include "kernel.h"
 #include "x86.h"
+#include "fns.h"
 
 #define PIC1_CMD  0x20
 #define PIC1_DATA 0x21

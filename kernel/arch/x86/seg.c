@@ -9,6 +9,7 @@
  * system call, may be raised from user mode (DPL 3).
  */
 #include "kernel.h"
+#include "fns.h"
 
 struct tss {                         /* only esp0/ss0 matter to us */
     uint32 link, esp0, ss0, unused[22];
@@ -66,8 +67,6 @@ void seg_init(void)
         "ltr %%ax"
         :: "i"(SEG_KDATA), "i"(SEG_KCODE), "i"(SEG_TSS) : "eax", "memory");
 }
-
-extern uint32 trap_vectors[];        /* trapentry.S: entry point per vector */
 
 void idt_init(void)
 {

@@ -12,6 +12,7 @@
  */
 #include "kernel.h"
 #include "x86.h"
+#include "fns.h"
 
 #define PIT_HZ     1193182ull
 #define PIT_CH0    0x40

@@ -9,16 +9,13 @@
 #include "proc.h"
 #include "x86.h"
 #include "ns16550.h"
+#include "fns.h"
 
 #define T_PGFLT   14
 #define T_IRQ0    32             /* pic.c maps IRQ n to vector 32 + n */
 #define T_SYSCALL 0x80
 #define IRQ_TIMER 0
 #define IRQ_COM1  4
-
-extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
-void pic_eoi(int irq);
-void timer_intr(void);
 
 static const char *fault_name(uint32 trapno, uint32 err, uint32 eip, uint32 addr)
 {
@@ -59,8 +56,7 @@ void trap(struct trapframe *tf)
         if (interrupt(tf->trapno))
             return;
         uint32 addr = rcr2();
-        if (tf->trapno == T_PGFLT && tf->eip >= (uint32)usercopy_begin &&
-            tf->eip < (uint32)usercopy_end && addr < USERTOP) {
+        if (tf->trapno == T_PGFLT && in_usercopy(tf->eip) && addr < USERTOP) {
             tf->eip = (uint32)usercopy_fault;
             return;
         }

@@ -1,0 +1,39 @@
+/*
+ * fns.h: the RISC-V kernel's own functions and symbols, shared between its
+ * files and with its assembly.  What every ISA provides the portable kernel
+ * is in kernel/port/arch.h; this is the rest, and only kernel/arch/riscv
+ * includes it.  Every function defined in one file and used in another is
+ * declared here, so the compiler checks both sides (-Wmissing-prototypes).
+ */
+#ifndef FNS_H
+#define FNS_H
+
+#include "types.h"
+
+struct trapframe;
+
+/* start.c: machine mode hands the machine over (boot/riscv/entry.S calls
+ * it), to the portable kernel's main() (kernel/port/main.c) */
+void start(void);
+void main(void);
+
+/* trap.c: the C half of the trap path (trapentry.S calls it) */
+void trap(struct trapframe *tf);
+
+/* mmu.c */
+void mmu_init(void);
+
+/* plic.c: the platform-level interrupt controller */
+void plic_init(void);
+void plic_intr(void);
+
+/* timer.c */
+void timer_intr(void);
+
+/* trapentry.S: where every trap enters (stvec) */
+extern char trap_entry[];
+
+/* kernel.ld: the first address after the kernel */
+extern char end[];
+
+#endif

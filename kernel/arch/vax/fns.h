@@ -1,0 +1,37 @@
+/*
+ * fns.h: the VAX kernel's own functions and symbols, shared between its
+ * files and with its assembly.  What every ISA provides the portable kernel
+ * is in kernel/port/arch.h; this is the rest, and only kernel/arch/vax
+ * includes it.  Every function defined in one file and used in another is
+ * declared here, so the compiler checks both sides (-Wmissing-prototypes).
+ */
+#ifndef FNS_H
+#define FNS_H
+
+#include "types.h"
+
+struct trapframe;
+
+/* trap.c: the C half of the trap path (trapentry.S calls it) */
+void trap(struct trapframe *tf);
+
+/* mmu.c */
+void mmu_init(void);
+void *dev_va(paddr pa);                 /* a device register's kernel address */
+
+/* timer.c: the KA655's interval timers */
+void timer_init(void);
+void timer0_intr(void);
+void timer1_intr(void);
+
+/* cons.c: the console */
+void cons_init(void);
+void cons_rx_intr(void);
+
+/* swtch.S: where a new kernel thread's first swtch() lands */
+extern char proc_trampoline[];
+
+/* kernel.ld: the first address after the kernel */
+extern char end[];
+
+#endif
