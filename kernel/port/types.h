@@ -17,4 +17,10 @@ typedef unsigned long      uaddr;     /* a user virtual address           */
 
 #define NULL ((void *)0)
 
+/* Where a member lies in its struct: machine.h checks the assembly's
+ * offsets with it. */
+#ifndef offsetof
+#define offsetof(type, member) __builtin_offsetof(type, member)
+#endif
+
 #endif

@@ -15,6 +15,7 @@
 #define MACHINE_H
 
 #include "types.h"
+#include "asm.h"
 
 #define P2V(pa)     ((void *)(uintptr)(pa))
 #define V2P(va)     ((paddr)(uintptr)(va))
@@ -40,7 +41,6 @@ struct trapframe {
     uint32 pc;
     uint16 format_vector;            /* format in the top 4 bits */
 } __attribute__((packed));
-#define TF_SIZE 72
 
 /* Callee-saved registers kept across swtch(), and where to resume. */
 struct context {
@@ -48,6 +48,17 @@ struct context {
     uint32 a[5];                     /* a2-a6 */
     uint32 sp, pc;
 };
+
+/* The assembly's offsets (asm.h) are the structs'. */
+_Static_assert(offsetof(struct trapframe, usp) == 0 && offsetof(struct trapframe, d) == TF_D0 &&
+               offsetof(struct trapframe, a) == TF_A0, "asm.h: the registers trapentry.S pushes");
+_Static_assert(offsetof(struct trapframe, sr) == TF_SR && offsetof(struct trapframe, pc) == TF_PC &&
+               offsetof(struct trapframe, format_vector) == TF_FORMAT,
+               "asm.h: the CPU's format-0 frame");
+_Static_assert(sizeof(struct trapframe) == TF_SIZE, "asm.h: TF_SIZE");
+_Static_assert(offsetof(struct context, d) == 0 && offsetof(struct context, a) == CTX_A2 &&
+               offsetof(struct context, sp) == CTX_SP && offsetof(struct context, pc) == CTX_PC,
+               "asm.h: context offsets");
 
 /* System calls: `trap #0`, number in d0, arguments in d1-d5, result in d0.
  * Inline: on every system call's path. */

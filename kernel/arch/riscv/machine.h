@@ -12,6 +12,7 @@
 #define MACHINE_H
 
 #include "types.h"
+#include "asm.h"
 
 #define KERNBASE    0x80000000u              /* RAM, kernel VA == PA          */
 #define PHYSTOP     (KERNBASE + 128 * 1024 * 1024)   /* qemu -m 128M         */
@@ -33,7 +34,7 @@
 typedef uint32 *pagetable_t;                /* Sv32 root: 1024 PTEs           */
 
 /* Saved user (or interrupted kernel) registers, built by trapentry.S on the
- * kernel stack.  The offsets are used by the assembly: keep them in step. */
+ * kernel stack, at the offsets in asm.h (checked below). */
 struct trapframe {
     uint32 ra, sp, gp, tp;                  /*   0 */
     uint32 t0, t1, t2;                      /*  16 */
@@ -42,14 +43,30 @@ struct trapframe {
     uint32 s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;   /* 68 */
     uint32 t3, t4, t5, t6;                  /* 108 */
     uint32 sepc, sstatus, scause, stval;    /* 124 */
-};                                          /* 140 bytes */
-#define TF_SIZE 144                         /* rounded up to 16 for the ABI   */
+};                                          /* 140 bytes: TF_SIZE in asm.h    */
 
 /* Registers a kernel thread keeps across swtch(): the callee-saved ones. */
 struct context {
     uint32 ra, sp;
-    uint32 s[12];
+    uint32 s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 };
+
+/* The assembly's offsets (asm.h) are the structs' (a failure names the
+ * member that moved). */
+#define TF_AT(reg, off) _Static_assert(offsetof(struct trapframe, reg) == (off), \
+                                       "asm.h: trapframe offset of " #reg)
+#define CTX_AT(reg, off) _Static_assert(offsetof(struct context, reg) == (off), \
+                                        "asm.h: context offset of " #reg)
+FOR_EACH_REG(TF_AT);
+TF_AT(ra, TF_RA);
+TF_AT(sp, TF_SP);
+TF_AT(sepc, TF_SEPC);
+TF_AT(sstatus, TF_SSTATUS);
+TF_AT(scause, TF_SCAUSE);
+TF_AT(stval, TF_STVAL);
+_Static_assert(sizeof(struct trapframe) <= TF_SIZE && TF_SIZE % 16 == 0, "asm.h: TF_SIZE");
+FOR_EACH_CTX_REG(CTX_AT);
+_Static_assert(sizeof(struct context) == CTX_SIZE, "asm.h: CTX_SIZE");
 
 /* Where a system call's number, arguments and result travel (the ISA
  * interface in arch.h).  Inline: they are on the path of every system call. */

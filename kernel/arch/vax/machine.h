@@ -16,6 +16,7 @@
 #ifndef MACHINE_H
 #define MACHINE_H
 
+#include "asm.h"
 #ifndef __ASSEMBLER__
 #include "types.h"
 #endif
@@ -41,7 +42,7 @@ typedef struct vax_space *pagetable_t;
  *   CHMK:           a1 = the CHMK operand (the system call number)
  *   ACV, TNV:       a0 = fault reason (MMF_*), a1 = faulting address
  *   arithmetic:     a1 = the trap code
- * The offsets are used by the assembly: keep them in step. */
+ * The assembly's offsets are in asm.h, checked below. */
 struct trapframe {
     uint32 usp;                              /*  0 */
     uint32 r[12];                            /*  4: r0-r11 */
@@ -49,7 +50,6 @@ struct trapframe {
     uint32 vec, a0, a1;                      /* 60 */
     uint32 pc, psl;                          /* 72 */
 };
-#define TF_SIZE 80
 
 /* What swtch() keeps of a kernel thread: just its frame pointer.  swtch is
  * called with CALLS and its entry mask saves r2-r11, so the VAX call frame
@@ -57,6 +57,14 @@ struct trapframe {
 struct context {
     uint32 fp;
 };
+
+/* The assembly's offsets (asm.h) are the structs'. */
+_Static_assert(offsetof(struct trapframe, usp) == 0 && offsetof(struct trapframe, r) == TF_R0 &&
+               offsetof(struct trapframe, ap) == TF_AP, "asm.h: the registers trapentry.S pushes");
+_Static_assert(offsetof(struct trapframe, vec) == TF_VEC && offsetof(struct trapframe, a1) == TF_A1 &&
+               offsetof(struct trapframe, pc) == TF_PC, "asm.h: the stub's words and the CPU's");
+_Static_assert(sizeof(struct trapframe) == TF_SIZE, "asm.h: TF_SIZE");
+_Static_assert(offsetof(struct context, fp) == CTX_FP, "asm.h: context offsets");
 
 /* System calls: `chmk $number`, arguments in r0-r4, result in r0
  * (guests/lib/arch/vax/syscall.S).  Inline: on every system call's path. */

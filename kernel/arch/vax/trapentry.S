@@ -66,7 +66,7 @@ trap_common:
 trap_return:                    /* sp = the trapframe to return with */
     mtpr    (%sp)+, $PR_USP
     popr    $0x3fff
-    addl2   $12, %sp            /* vec, a0, a1 */
+    addl2   $(TF_PC - TF_VEC), %sp  /* vec, a0, a1 */
     rei                         /* pc, psl: back to user (or idle) mode */
 
 /* void arch_return_to_user(struct trapframe *tf): start a new process, or

@@ -11,6 +11,7 @@
 #define MACHINE_H
 
 #include "types.h"
+#include "asm.h"
 
 #define KERNBASE    0x80000000u
 #define RAMSIZE     (128 * 1024 * 1024)                   /* qemu -m 128M */
@@ -24,13 +25,6 @@
 
 typedef uint32 *pagetable_t;         /* a page directory: 1024 PDEs */
 
-/* Segment selectors (seg.c builds the GDT in this order). */
-#define SEG_KCODE   0x08
-#define SEG_KDATA   0x10
-#define SEG_UCODE   (0x18 | 3)
-#define SEG_UDATA   (0x20 | 3)
-#define SEG_TSS     0x28
-
 /* Saved registers, built on the kernel stack by the CPU (eip..ss) and by
  * trapentry.S (the rest).  esp and ss are only pushed on a trap from user
  * mode, which is the only time the kernel looks at them. */
@@ -41,12 +35,26 @@ struct trapframe {
     uint32 eip, cs, eflags;                          /* pushed by CPU   */
     uint32 esp, ss;                                  /* ... from user   */
 };
-#define TF_SIZE 76
 
 /* Callee-saved registers kept across swtch(), and where to resume. */
 struct context {
     uint32 edi, esi, ebx, ebp, esp, eip;
 };
+
+/* The assembly's offsets (asm.h) are the structs'. */
+_Static_assert(offsetof(struct trapframe, edi) == 0 &&
+               offsetof(struct trapframe, eax) == TF_EAX, "asm.h: pushal's registers");
+_Static_assert(offsetof(struct trapframe, gs) == TF_GS &&
+               offsetof(struct trapframe, ds) == TF_DS, "asm.h: segment registers");
+_Static_assert(offsetof(struct trapframe, trapno) == TF_TRAPNO &&
+               offsetof(struct trapframe, err) == TF_ERR, "asm.h: vector and error code");
+_Static_assert(offsetof(struct trapframe, eip) == TF_EIP &&
+               offsetof(struct trapframe, esp) == TF_ESP, "asm.h: the CPU's part");
+_Static_assert(sizeof(struct trapframe) == TF_SIZE, "asm.h: TF_SIZE");
+_Static_assert(offsetof(struct context, edi) == CTX_EDI && offsetof(struct context, esi) == CTX_ESI &&
+               offsetof(struct context, ebx) == CTX_EBX && offsetof(struct context, ebp) == CTX_EBP &&
+               offsetof(struct context, esp) == CTX_ESP && offsetof(struct context, eip) == CTX_EIP,
+               "asm.h: context offsets");
 
 /* System calls: `int $0x80`, number in eax, arguments in ebx, ecx, edx,
  * esi, edi, result in eax.  Inline: on every system call's path. */

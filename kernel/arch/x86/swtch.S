@@ -4,22 +4,24 @@
  * return address saved as eip is where `from` will resume: right after its
  * call to swtch.  (struct context in machine.h: edi esi ebx ebp esp eip.)
  */
+#include "asm.h"
+
     .globl swtch
 swtch:
     movl  4(%esp), %eax          /* from */
     movl  8(%esp), %edx          /* to   */
-    movl  %edi, 0(%eax)
-    movl  %esi, 4(%eax)
-    movl  %ebx, 8(%eax)
-    movl  %ebp, 12(%eax)
+    movl  %edi, CTX_EDI(%eax)
+    movl  %esi, CTX_ESI(%eax)
+    movl  %ebx, CTX_EBX(%eax)
+    movl  %ebp, CTX_EBP(%eax)
     movl  (%esp), %ecx           /* our return address */
-    movl  %ecx, 20(%eax)
+    movl  %ecx, CTX_EIP(%eax)
     leal  4(%esp), %ecx          /* the stack as our caller will see it */
-    movl  %ecx, 16(%eax)
+    movl  %ecx, CTX_ESP(%eax)
 
-    movl  0(%edx), %edi
-    movl  4(%edx), %esi
-    movl  8(%edx), %ebx
-    movl  12(%edx), %ebp
-    movl  16(%edx), %esp
-    jmp   *20(%edx)
+    movl  CTX_EDI(%edx), %edi
+    movl  CTX_ESI(%edx), %esi
+    movl  CTX_EBX(%edx), %ebx
+    movl  CTX_EBP(%edx), %ebp
+    movl  CTX_ESP(%edx), %esp
+    jmp   *CTX_EIP(%edx)

@@ -59,7 +59,7 @@ trap_return:                     /* esp = the trapframe to return with */
     popl  %fs
     popl  %es
     popl  %ds
-    addl  $8, %esp               /* vector number and error code */
+    addl  $(TF_EIP - TF_TRAPNO), %esp   /* vector number and error code */
     iret
 
 /* arch_return_to_user(tf): start a new process, or an exec'd one. */
