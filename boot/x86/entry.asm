@@ -3,7 +3,8 @@
 ; protected mode with paging off, eax = 0x2BADB002 and ebx = the multiboot
 ; information.  The kernel is linked at KERNBASE + 1 MB but loaded at 1 MB;
 ; this file's code and page directory sit in section .boot, which is linked
-; where it is loaded (kernel.ld), so it can run before paging is on.
+; where it is loaded (kernel.ld), so it can run before paging is on; its
+; page directory is in .bootdata beside it (writable, not executable).
 ;
 ; We turn paging on with a boot page directory of 4 MB pages that maps the
 ; first 4 MB both where they are (so the next instruction still exists) and
@@ -24,7 +25,7 @@ align 4
     dd MB_FLAGS
     dd -(MB_MAGIC + MB_FLAGS)
 
-section .boot progbits alloc exec write align=4096
+section .boot progbits alloc exec nowrite align=4096
 global entry
 extern main
 entry:
@@ -46,7 +47,7 @@ entry:
     hlt
     jmp .hang
 
-align 4096
+section .bootdata progbits alloc noexec write align=4096
 boot_pgdir:
     dd PDE_4MB                      ; 0 - 4 MB, identity, for the jump above
     times (KERNBASE >> 22) - 1 dd 0
