@@ -1,23 +1,55 @@
 # Top-level build.  One kernel source tree, one set of guest programs, built
-# for one ISA at a time:
+# for one ISA at a time; `make help` lists the targets.
 #
-#   make run   ARCH=riscv [PROFILE=none]   boot, run the benchmark suite, print the table
+#   make run   ARCH=riscv [PROFILE=none] [BENCH=getpid]   boot, run the benchmarks, print the tables
 #   make shell ARCH=riscv                  boot to the interactive guest shell
 #   make test                              host unit tests + boot-and-check integration tests
 #   make                                   just build (build/$(ARCH)/)
 #
 # The per-ISA facts (cross compiler, flags, which files) are in
-# kernel/arch/$(ARCH)/arch.mk; everything else is listed here.
+# kernel/arch/$(ARCH)/arch.mk; everything else is listed here.  Reading this
+# file builds nothing: what must be installed or built first (the VAX's
+# compiler, QEMU's plugin header) is a prerequisite like any other file, so
+# `make -n` only prints.  The build prints one line per step; V=1 prints the
+# commands.
 
 # A failed recipe must not leave a half-written target behind.
 .DELETE_ON_ERROR:
 
 .DEFAULT_GOAL := all            # arch.mk may define rules of its own
+MAKEFLAGS += --no-print-directory
 
 ARCH    ?= riscv
 PROFILE ?= none
+BENCH   ?=
 BUILD   := build/$(ARCH)
 PYTHON  ?= python3
+HOSTCC  ?= gcc
+
+# ---------------------------------------------------------------- choices
+# The ISAs are the kernel/arch/*/arch.mk files, the profiles the
+# hw-models/profiles/*.toml files (and `none`).  A bad ARCH or PROFILE stops
+# make here, with the choices, before anything is built.
+ARCHES   := $(sort $(patsubst kernel/arch/%/arch.mk,%,$(wildcard kernel/arch/*/arch.mk)))
+PROFILES := $(sort none $(basename $(notdir $(wildcard hw-models/profiles/*.toml))))
+ifneq ($(words $(ARCH)) $(filter $(ARCH),$(ARCHES)),1 $(ARCH))
+  $(error ARCH=$(ARCH): no such ISA; choose one of: $(ARCHES))
+endif
+ifneq ($(words $(PROFILE)) $(filter $(PROFILE),$(PROFILES)),1 $(PROFILE))
+  $(error PROFILE=$(PROFILE): no such profile; choose one of: $(PROFILES))
+endif
+# The ISA a profile's machine runs (its `isa`), empty for none (isa = "any").
+profile_isa = $(filter-out any,$(shell sed -n 's/^isa *= *"\(.*\)".*/\1/p' hw-models/profiles/$(1).toml 2>/dev/null))
+
+# ---------------------------------------------------------------- output
+# One short line per step; V=1 shows the full command lines.
+ifeq ($(V),1)
+  Q :=
+  step :=
+else
+  Q := @
+  step = printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
 
 include kernel/arch/$(ARCH)/arch.mk
 
@@ -26,10 +58,20 @@ LD      := $(CROSS)ld
 OBJCOPY := $(CROSS)objcopy
 OBJDUMP := $(CROSS)objdump
 
+# ARCH_TOOLCHAIN (arch.mk): the file that says the ISA's own cross compiler
+# is built, if it needs one; everything compiled waits for it.
+TOOLCHAIN := $(ARCH_TOOLCHAIN)
+
 COMMON_CFLAGS := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
                  -Wmissing-prototypes -Wstrict-prototypes \
                  -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-stack-protector \
                  -fno-common -std=gnu11 $(ARCH_CFLAGS)
+# Each object's header dependencies, as the compiler saw them (the .d files,
+# included at the end).
+DEPFLAGS := -MMD -MP
+# And the flags it was compiled with: $(CFLAGS_USED) changes when they do
+# (in this file or in arch.mk), and every object is rebuilt.
+CFLAGS_USED := $(BUILD)/cflags
 
 # ---------------------------------------------------------------- kernel
 # Portable code: the same on every ISA.
@@ -44,21 +86,21 @@ KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/port/%.o,$(KERNEL_PORT)) \
                $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_KERNEL_SRCS))) \
                $(BUILD)/kernel/port/fsimage.o
 
-$(BUILD)/kernel/%.o: kernel/%.c $(wildcard kernel/include/*.h kernel/port/*.h kernel/dev/*.h kernel/arch/$(ARCH)/*.h)
+$(BUILD)/kernel/%.o: kernel/%.c $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+	$(Q)$(call step,CC,$@)$(CC) $(KERNEL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.S $(wildcard kernel/include/*.h kernel/port/*.h kernel/arch/$(ARCH)/*.h)
+$(BUILD)/%.o: %.S $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+	$(Q)$(call step,AS,$@)$(CC) $(KERNEL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
-	nasm -f elf32 -o $@ $<
+	$(Q)$(call step,NASM,$@)nasm -f elf32 -o $@ $<
 
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LDS)
-	$(CC) $(KERNEL_CFLAGS) $(ARCH_LDFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
-	$(OBJDUMP) -d $@ > $(BUILD)/kernel.asm
+	$(Q)$(call step,LD,$@)$(CC) $(KERNEL_CFLAGS) $(ARCH_LDFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC)
+	$(Q)$(OBJDUMP) -d $@ > $(BUILD)/kernel.asm
 
 # ---------------------------------------------------------------- guests
 # The C library every guest program links with.
@@ -74,39 +116,38 @@ GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include
 GUEST_LIB_OBJS := $(patsubst %,$(BUILD)/guests/lib/%.o,$(GUEST_LIB)) \
                   $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_GUEST_SRCS)))
 
-$(BUILD)/guests/%.o: guests/%.c $(wildcard guests/include/*.h kernel/include/*.h)
+$(BUILD)/guests/%.o: guests/%.c $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -c $< -o $@
+	$(Q)$(call step,CC,$@)$(CC) $(GUEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # (A guest .S may include its kernel twin: kernel/arch/<isa>/*.S.)
-$(BUILD)/guests/lib/arch/$(ARCH)/%.o: guests/lib/arch/$(ARCH)/%.S \
-        $(wildcard guests/include/*.h kernel/include/*.h kernel/arch/$(ARCH)/*.S)
+$(BUILD)/guests/lib/arch/$(ARCH)/%.o: guests/lib/arch/$(ARCH)/%.S $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -c $< -o $@
+	$(Q)$(call step,AS,$@)$(CC) $(GUEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/guests/libc.a: $(GUEST_LIB_OBJS)
-	rm -f $@ && $(CROSS)ar rcs $@ $^
+	$(Q)$(call step,AR,$@)rm -f $@ && $(CROSS)ar rcs $@ $^
 
 GUEST_ELFS := $(patsubst %,$(BUILD)/guests/bin/%,$(GUEST_BINS)) \
               $(patsubst %,$(BUILD)/guests/tests/%,$(GUEST_TESTS))
+.SECONDARY: $(GUEST_ELFS:=.o)           # keep them: their .d files name them
 
 $(BUILD)/guests/%: $(BUILD)/guests/%.o $(BUILD)/guests/libc.a $(GUEST_LDS)
-	$(CC) $(GUEST_CFLAGS) $(ARCH_LDFLAGS) -T $(GUEST_LDS) -o $@ $< $(BUILD)/guests/libc.a $(LIBGCC)
+	$(Q)$(call step,LD,$@)$(CC) $(GUEST_CFLAGS) $(ARCH_LDFLAGS) -T $(GUEST_LDS) -o $@ $< $(BUILD)/guests/libc.a $(LIBGCC)
 
 # ---------------------------------------------------------------- file system
 # Host tools (tools/): mkfs makes the file-system image from a directory tree,
 # fsck checks an image with the same checker the kernel has (kernel/port/fsck.c).
-HOSTCC      ?= gcc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
                -Ikernel/include -Ikernel/port
 
 $(BUILD)/tools/mkfs: tools/mkfs/mkfs.c kernel/include/fsformat.h
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) -o $@ tools/mkfs/mkfs.c
+	$(Q)$(call step,HOSTCC,$@)$(HOSTCC) $(HOST_CFLAGS) -o $@ tools/mkfs/mkfs.c
 
 $(BUILD)/tools/fsck: tools/fsck/fsck.c kernel/port/fsck.c kernel/port/fsck.h kernel/include/fsformat.h
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) -o $@ tools/fsck/fsck.c kernel/port/fsck.c
+	$(Q)$(call step,HOSTCC,$@)$(HOSTCC) $(HOST_CFLAGS) -o $@ tools/fsck/fsck.c kernel/port/fsck.c
 
 # The image: every guest program in /bin, the Andrew benchmark's sources in
 # /src, an empty /tmp; a disk of FS_BLOCKS 1 KB blocks, in the ISA's byte
@@ -118,128 +159,171 @@ MKFS_FLAGS := -n $(FS_BLOCKS) -i $(FS_INODES) $(if $(filter big,$(ARCH_ENDIAN)),
 
 $(BUILD)/fs.img: $(GUEST_ELFS) $(BUILD)/tools/mkfs $(BUILD)/tools/fsck \
                  scripts/mkfsroot.sh $(wildcard tools/andrew/*)
-	scripts/mkfsroot.sh $(BUILD)/fsroot $(CROSS)strip "$(PYTHON) tools/andrew/gensrc.py" \
-	    $(GUEST_ELFS)
-	$(BUILD)/tools/mkfs $(MKFS_FLAGS) $@ $(BUILD)/fsroot
-	$(BUILD)/tools/fsck $@
+	$(Q)$(call step,MKFS,$@)scripts/mkfsroot.sh $(BUILD)/fsroot $(CROSS)strip \
+	    "$(PYTHON) tools/andrew/gensrc.py" $(GUEST_ELFS)
+	$(Q)$(BUILD)/tools/mkfs $(MKFS_FLAGS) $@ $(BUILD)/fsroot $(if $(Q),>/dev/null)
+	$(Q)$(call step,FSCK,$@)$(BUILD)/tools/fsck $@ $(if $(Q),>/dev/null)
 
-$(BUILD)/kernel/port/fsimage.o: kernel/port/fsimage.S $(BUILD)/fs.img
+$(BUILD)/kernel/port/fsimage.o: kernel/port/fsimage.S $(BUILD)/fs.img $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) -DFS_IMAGE='"$(BUILD)/fs.img"' -c $< -o $@
+	$(Q)$(call step,AS,$@)$(CC) $(KERNEL_CFLAGS) $(DEPFLAGS) -DFS_IMAGE='"$(BUILD)/fs.img"' -c $< -o $@
 
 # ---------------------------------------------------------------- hardware model
-# The timing model is a QEMU plugin (hw-models/qemu/ and core/), a host program built
-# with the host compiler against QEMU's plugin header.  The header is QEMU's
-# code: scripts/fetch-qemu-plugin-h.sh fetches it into build/ (never committed).
-HOST_CC       ?= gcc
+# The timing model's engine (hw-models/core/) as a QEMU plugin
+# (hw-models/qemu/), a host library built against QEMU's plugin header.  The
+# header is QEMU's code: scripts/fetch-qemu-plugin-h.sh fetches it into
+# build/ (never committed).  The VAX's SIMH builds the same engine in
+# (kernel/arch/vax/arch.mk).
 HWMODEL_DIR   := build/hw-models
 HWMODEL_SO    := $(HWMODEL_DIR)/libhwmodel.so
 HWMODEL_SRCS  := $(wildcard hw-models/core/*.c hw-models/qemu/*.c)
 QEMU_PLUGIN_H := $(HWMODEL_DIR)/include/qemu-plugin.h
 
 $(QEMU_PLUGIN_H): scripts/fetch-qemu-plugin-h.sh
-	scripts/fetch-qemu-plugin-h.sh $@
+	$(Q)$(call step,FETCH,$@)scripts/fetch-qemu-plugin-h.sh $@
 
 $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/core/*.h) $(QEMU_PLUGIN_H)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -O2 -flto -fvisibility=hidden -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -fPIC -shared \
+	$(Q)$(call step,HOSTCC,$@)$(HOSTCC) -O2 -flto -fvisibility=hidden -g -Wall -Wextra -Werror \
+	    -Wno-unused-parameter -Wmissing-prototypes -std=gnu11 -fPIC -shared \
 	    -Ihw-models/core -I$(HWMODEL_DIR)/include $$(pkg-config --cflags glib-2.0) \
 	    -o $@ $(HWMODEL_SRCS) -lm
 
 # ---------------------------------------------------------------- commands
-.PHONY: all toolchain deps run shell test unit-test clean iso hwmodel calibrate sweep figure1 compare
+# Each command's `##` comment is its line in `make help`.
+.PHONY: all help hwmodel toolchain iso deps check-args run shell compare test unit-test \
+        calibrate figure1 sweep clean distclean FORCE
+
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
 # Each build ends by stamping what it was made from (the hashes of its
 # sources and images), which the harness checks before it boots anything:
 # harness/guest/buildstamp.py.
-all: $(BUILD)/kernel.elf $(ARCH_ALL)
+all: $(BUILD)/kernel.elf $(ARCH_ALL)  ## build the kernel, the programs and the file system for ARCH (build/ARCH/)
 	@$(PYTHON) -m harness.guest.buildstamp write $(ARCH)
 
-hwmodel: $(HWMODEL_SO)
+help:  ## this list
+	@echo "make TARGET [ARCH=isa] [PROFILE=name] [BENCH=name,...] [V=1]"
+	@echo "  ARCH:    $(ARCHES) (default riscv)"
+	@echo "  PROFILE: $(PROFILES) (default none)"
+	@echo "  V=1:     show the full command lines"
+	@echo "targets:"
+	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | \
+	    awk -F'\t' '{ printf "  %-10s %s\n", $$1, $$2 }'
+
+hwmodel: $(HWMODEL_SO)  ## build the QEMU hardware-model plugin (build/hw-models/libhwmodel.so)
 	@$(PYTHON) -m harness.guest.buildstamp write hwmodel
 
 # A cross toolchain of our own, for ISAs Debian has none for (arch.mk's ARCH_TOOLCHAIN).
-toolchain:
-	$(if $(ARCH_TOOLCHAIN),$(ARCH_TOOLCHAIN),@echo "ARCH=$(ARCH): the cross compiler comes from Debian (make deps)")
+toolchain: $(TOOLCHAIN)  ## build ARCH's own cross compiler, if it needs one (the VAX: about 10 minutes, once)
+	@$(if $(TOOLCHAIN),true,echo "ARCH=$(ARCH): the cross compiler comes from Debian (make deps)")
 
 # A GRUB rescue image that boots the same kernel from a CD (x86 only):
 # the bootable image, as opposed to QEMU's -kernel shortcut.
-iso: $(BUILD)/ousterhout.iso
+iso: $(BUILD)/ousterhout.iso  ## build/x86/ousterhout.iso: a GRUB CD image of the x86 kernel
 $(BUILD)/ousterhout.iso: $(BUILD)/kernel.elf boot/x86/grub.cfg
 	@test "$(ARCH)" = x86 || { echo "make iso: only ARCH=x86 boots with GRUB" >&2; exit 1; }
-	rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
-	cp $(BUILD)/kernel.elf $(BUILD)/isodir/boot/kernel.elf
-	cp boot/x86/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
-	grub-mkrescue -o $@ --install-modules="multiboot normal part_msdos iso9660 biosdisk" \
+	$(Q)rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
+	$(Q)cp $(BUILD)/kernel.elf $(BUILD)/isodir/boot/kernel.elf
+	$(Q)cp boot/x86/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	$(Q)$(call step,GRUB,$@)grub-mkrescue -o $@ --install-modules="multiboot normal part_msdos iso9660 biosdisk" \
 	    --locales= --fonts= --themes= $(BUILD)/isodir 2>/dev/null
 
-deps:
+deps:  ## install what is missing: QEMU 10, the cross compilers, Python packages
 	@scripts/install-deps.sh
 
+# What run and shell will ask the harness, checked before anything is
+# built: the profile's machine must be ARCH, and the harness's own argument
+# parser checks the benchmark names (argparse checks each option as it
+# reads it, so --help after them exits 0 only if they are good).
+comma := ,
+BENCH_ARGS = $(patsubst %,--bench %,$(subst $(comma), ,$(BENCH)))
+PROFILE_ISA = $(call profile_isa,$(PROFILE))
+check-args:
+	@test -z "$(PROFILE_ISA)" -o "$(PROFILE_ISA)" = "$(ARCH)" || \
+	    { echo "make: PROFILE=$(PROFILE) models a $(PROFILE_ISA) machine: use ARCH=$(PROFILE_ISA)" >&2; exit 2; }
+	@$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) --help >/dev/null
+
 # TAG=name keeps this run apart: results/ARCH-PROFILE-TAG/ (docs/harness.md).
-run: deps
-	$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(if $(TAG),--tag $(TAG))
+run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; TAG=name), print the tables
+	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
+	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(if $(TAG),--tag $(TAG))
 
 # Two runs side by side, per benchmark and case: A and B are tags or run
 # directories (make compare A=before B=after).
-compare:
+compare:  ## two runs side by side per benchmark and case (A=tag-or-dir B=tag-or-dir)
 	@test -n "$(A)" -a -n "$(B)" || { echo "make compare: give A=tag-or-run-dir B=tag-or-run-dir" >&2; exit 2; }
 	$(PYTHON) -m harness compare $(A) $(B)
 
-shell: deps
-	$(MAKE) all hwmodel ARCH=$(ARCH)
+shell: check-args deps  ## boot ARCH to the guest's shell on this terminal (type halt to leave)
+	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
 	$(PYTHON) -m harness shell --arch $(ARCH) --profile $(PROFILE)
 
 # The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
-# kvm-unit-tests), two pytest workers at a time: one per core.  The ISAs are
-# the folders kernel/arch/*/ with an arch.mk; the harness's registry
-# (harness/guest/machines.py) has one entry for each, which a unit test checks.
-# vax builds its own cross compiler the first time (scripts/vax-toolchain.sh:
-# about 17 minutes on two idle cores, then cached in ~/.cache/ousterhout).
-TEST_ARCHES := $(patsubst kernel/arch/%/arch.mk,%,$(wildcard kernel/arch/*/arch.mk))
+# kvm-unit-tests), two pytest workers at a time: one per core: every ISA
+# with a kernel/arch/*/arch.mk, which the harness's registry
+# (harness/guest/machines.py) has one entry for (a unit test checks).  The
+# first ARCH=vax build makes the VAX's cross compiler (scripts/vax-toolchain.sh:
+# about 10 minutes on two cores, 621 s on a fresh machine, then cached in
+# ~/.cache/ousterhout).
+TEST_ARCHES ?= $(ARCHES)
+
+unit-test:  ## the host-side unit tests only (no emulator, no build)
+	$(PYTHON) -m pytest -q tests/unit
+
+test: deps  ## build every ISA, then the unit tests and the boot-and-check integration tests
+	$(Q)$(MAKE) hwmodel
+	$(Q)for a in $(TEST_ARCHES); do $(MAKE) all ARCH=$$a || exit 1; done
+	$(Q)$(if $(filter x86,$(TEST_ARCHES)),$(MAKE) iso ARCH=x86)
+	$(PYTHON) -m pytest -q -n 2 --dist loadgroup tests
+
 # Hardware models (hw-models/README.md).  `make calibrate` fits the paper's
 # machines' CPI and memory bandwidth to Tables 1 and 5 (the DECstation and
 # the M/2000 on mips, the Sun-4 on sparc, the Sun-3 on m68k, the VAXes on
-# vax) and writes them into their
-# profiles; `make sweep` varies one profile field and plots the benchmarks
+# vax) and writes them into their profiles; `make sweep` varies one profile field and plots the benchmarks
 # against it (results/sweep-*.csv and .png).
 SWEEP_PROFILE ?= ds3100
 SWEEP_PARAM   ?= memory.bandwidth_mbs
 SWEEP_VALUES  ?= 1,2,4,8,16,32,64
 SWEEP_BENCH   ?= bcopy readcache getpid mips
-# The ISA the swept machine runs on: its profile's `isa`.
-SWEEP_ARCH    := $(shell sed -n 's/^isa *= *"\(.*\)".*/\1/p' hw-models/profiles/$(SWEEP_PROFILE).toml 2>/dev/null)
 
-calibrate: deps
-	$(MAKE) all hwmodel ARCH=riscv
-	$(MAKE) all ARCH=m68k
-	$(MAKE) all ARCH=mips
-	$(MAKE) all ARCH=sparc
-	$(MAKE) all ARCH=vax
+calibrate: deps  ## fit the paper's machines' CPI and memory bandwidth to Tables 1 and 5
+	$(Q)$(MAKE) hwmodel
+	$(Q)for a in riscv m68k mips sparc vax; do $(MAKE) all ARCH=$$a || exit 1; done
 	$(PYTHON) -m harness calibrate
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
 # it: the six machines' models, on riscv, m68k, mips, sparc and vax (results/figure1.*).
-figure1: deps
-	$(MAKE) all hwmodel ARCH=riscv
-	$(MAKE) all ARCH=m68k
-	$(MAKE) all ARCH=mips
-	$(MAKE) all ARCH=sparc
-	$(MAKE) all ARCH=vax
+figure1: deps  ## the paper's Figure 1 from the six machines' models (results/figure1.*)
+	$(Q)$(MAKE) hwmodel
+	$(Q)for a in riscv m68k mips sparc vax; do $(MAKE) all ARCH=$$a || exit 1; done
 	$(PYTHON) -m harness figure1
 
-sweep: deps
-	@test -n "$(SWEEP_ARCH)" || { echo "make sweep: no profile hw-models/profiles/$(SWEEP_PROFILE).toml" >&2; exit 2; }
-	$(MAKE) all hwmodel ARCH=$(SWEEP_ARCH)
-	$(PYTHON) -m harness sweep --arch $(SWEEP_ARCH) --profile $(SWEEP_PROFILE) \
+sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES, plot (results/sweep-*)
+	@test -n "$(call profile_isa,$(SWEEP_PROFILE))" || \
+	    { echo "make sweep: SWEEP_PROFILE=$(SWEEP_PROFILE): no such model; choose one of: $(filter-out none,$(PROFILES))" >&2; exit 2; }
+	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(SWEEP_PROFILE))
+	$(PYTHON) -m harness sweep --arch $(call profile_isa,$(SWEEP_PROFILE)) --profile $(SWEEP_PROFILE) \
 	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH))
 
-test: deps
-	$(MAKE) all hwmodel ARCH=riscv
-	for a in $(filter-out riscv,$(TEST_ARCHES)); do $(MAKE) all ARCH=$$a || exit 1; done
-	$(MAKE) iso ARCH=x86
-	$(PYTHON) -m pytest -q -n 2 --dist loadgroup tests
+clean:  ## remove build/ (results/ stays; the caches in ~/.cache/ousterhout too)
+	rm -rf build
 
-clean:
-	rm -rf build results
+distclean: clean  ## remove results/ as well
+	rm -rf results
+
+FORCE:
+
+# ---------------------------------------------------------------- dependencies
+# The flags every object was compiled with, rewritten when they change.
+CFLAGS_NOW := $(KERNEL_CFLAGS) / $(GUEST_CFLAGS) / $(DEPFLAGS)
+ifneq ($(file <$(CFLAGS_USED)),$(CFLAGS_NOW))
+$(CFLAGS_USED): FORCE
+endif
+$(CFLAGS_USED):
+	@mkdir -p $(dir $@)
+	@echo '$(CFLAGS_NOW)' > $@
+
+# The headers each object included (gcc -MMD), once it has been built.
+DEPS := $(KERNEL_OBJS:.o=.d) $(GUEST_LIB_OBJS:.o=.d) $(GUEST_ELFS:=.d)
+$(DEPS): ;
+-include $(DEPS)

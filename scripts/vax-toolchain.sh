@@ -2,19 +2,20 @@
 # Build the VAX cross toolchain: binutils 2.40 and a C-only GCC 12.2 for
 # vax-netbsdelf, from Debian bookworm's own source packages.  Debian ships no
 # VAX cross compiler, so we make one.  Run by `make toolchain ARCH=vax`, and by
-# `make ARCH=vax` when the toolchain is missing.
+# `make ARCH=vax` when the toolchain is missing (its stamp file is a
+# prerequisite of everything the VAX build compiles).
 #
 #   scripts/vax-toolchain.sh            build unless already built (stamp file)
 #   scripts/vax-toolchain.sh --prefix   print the install prefix and exit
+#   scripts/vax-toolchain.sh --stamp    print the stamp file's path and exit
 #   scripts/vax-toolchain.sh --check    exit status 0 if it is built
 #
 # It installs into $OUSTERHOUT_CACHE/vax-toolchain (default
 # ~/.cache/ousterhout/vax-toolchain, about 300 MB), outside the repository, so
 # a machine builds it once.  The whole build log goes to
 # $OUSTERHOUT_CACHE/vax-toolchain.log; on failure the last lines are shown.
-# Takes about 17 minutes on two idle cores (34 minutes of CPU), almost all
-# of it GCC; 49 minutes were measured on a two-core machine shared at a load
-# average of 5.
+# Takes about 10 minutes on two cores (621 s on a fresh two-core machine),
+# almost all of it GCC; longer on a machine busy with other work.
 #
 # Why vax-netbsdelf: it is GCC's maintained ELF VAX target.  vax-linux-gnu
 # builds too, but its freestanding stdint.h is broken.  We only use the
@@ -41,6 +42,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 case "${1:-}" in
     --prefix) echo "$PREFIX"; exit 0 ;;
+    --stamp)  echo "$STAMP"; exit 0 ;;
     --check)  [ -f "$STAMP" ]; exit ;;
 esac
 if [ -f "$STAMP" ]; then
