@@ -6,24 +6,22 @@
 # from bookworm-backports).  The header is QEMU's code (GPL-2.0-or-later):
 # it is fetched at build time into build/ and never committed.
 #
-# The header is cached in ~/.cache/ousterhout-os/ (override with
-# $QEMU_PLUGIN_H_CACHE), so a machine downloads the 39 MB tarball once.
+# The header is cached in the project's cache directory (scripts/lib.sh:
+# ~/.cache/ousterhout/), so a machine downloads the 39 MB tarball once.
 # `apt-get source --download-only` exits non-zero here because the .dsc of
 # the backport is missing from the mirror, but the orig tarball arrives:
 # we ignore its exit status and check for the tarball instead.
 set -euo pipefail
 
+. "$(dirname "$0")/lib.sh"              # CACHE, SUDO
 dest=${1:?usage: fetch-qemu-plugin-h.sh DEST/qemu-plugin.h}
 version=10.0.2
-cache=${QEMU_PLUGIN_H_CACHE:-$HOME/.cache/ousterhout-os}
-cached=$cache/qemu-plugin-$version.h
+cached=$CACHE/qemu-plugin-$version.h
 
 if [ ! -s "$cached" ]; then
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
     echo "hw-models: fetching qemu-plugin.h from the QEMU $version source tarball"
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     fetch() {
         (cd "$tmp" && apt-get source --download-only -qq "qemu/bookworm-backports" >/dev/null 2>&1) || true
         tarball=$(ls "$tmp"/qemu_"$version"*.orig.tar.* 2>/dev/null | head -1 || true)
@@ -39,7 +37,7 @@ if [ ! -s "$cached" ]; then
         exit 1
     fi
     tar xf "$tarball" -C "$tmp" --wildcards '*/include/qemu/qemu-plugin.h'
-    mkdir -p "$cache"
+    mkdir -p "$CACHE"
     cp "$tmp"/qemu-*/include/qemu/qemu-plugin.h "$cached.tmp"
     mv "$cached.tmp" "$cached"
 fi

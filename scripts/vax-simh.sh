@@ -19,7 +19,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${OUSTERHOUT_CACHE:-$HOME/.cache/ousterhout}
+. "$ROOT/scripts/lib.sh"                # CACHE, bookworm_sources
 TOP=$CACHE/simh                   # the source tarball, shared by every version
 PATCH=$ROOT/hw-models/simh/vax-model.patch
 MODEL_SRCS=("$ROOT"/hw-models/core/*.[ch] "$ROOT"/hw-models/simh/*.c)
@@ -49,19 +49,7 @@ echo "vax-simh: building the patched SIMH VAX simulator"
 # the mirror may not have (404): tolerate that and check for the tarball.
 tarball=$(ls "$TOP"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
 if [ -z "$tarball" ]; then
-    src_list=/etc/apt/sources.list.d/bookworm-src.sources
-    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources "$src_list"; then
-        SUDO=""
-        [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-        $SUDO tee "$src_list" >/dev/null <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-        $SUDO apt-get update -qq >> "$LOG" 2>&1
-    fi
+    bookworm_sources >> "$LOG" 2>&1
     (cd "$TOP" && apt-get source --download-only simh/bookworm >> "$LOG" 2>&1) || true
     tarball=$(ls "$TOP"/simh_3.8.1.orig.tar.* 2>/dev/null | head -1 || true)
     [ -n "$tarball" ] || { echo "simh_3.8.1.orig tarball did not download" >> "$LOG"; false; }

@@ -30,7 +30,7 @@
 #      empty variant instead (our kernel never runs code from the stack).
 set -euo pipefail
 
-CACHE=${OUSTERHOUT_CACHE:-$HOME/.cache/ousterhout}
+. "$(dirname "$0")/lib.sh"              # CACHE, SUDO, bookworm_sources
 PREFIX=$CACHE/vax-toolchain
 TARGET=vax-netbsdelf
 BINUTILS_VERSION=2.40
@@ -63,9 +63,6 @@ current="starting"
 trap fail ERR
 start=$(date +%s)
 
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-
 # ---- host packages: GCC's prerequisites, and apt-get source
 current="installing build dependencies"
 step "$current"
@@ -82,17 +79,7 @@ fi
 # ---- sources: Debian's source packages for plain bookworm
 current="fetching Debian source packages (binutils, gcc-12)"
 step "$current"
-src_list=/etc/apt/sources.list.d/bookworm-src.sources
-if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources "$src_list" 2>/dev/null; then
-    $SUDO tee "$src_list" >/dev/null <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-    $SUDO apt-get update -qq >> "$LOG" 2>&1
-fi
+bookworm_sources >> "$LOG" 2>&1
 rm -rf "$WORK"
 mkdir -p "$WORK/dl"
 # apt-get exits non-zero when a piece is missing from the mirror; what we
