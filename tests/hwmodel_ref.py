@@ -1,5 +1,5 @@
 """A plain set-associative LRU cache simulator: the reference the hardware
-model's C cache (hw-models/plugin/cache.c) is checked against.
+model's C cache (hw-models/core/cache.c) is checked against.
 
 Written from the rules, not from the C code:
   - the address's line is addr // line_size; its set is line % sets;

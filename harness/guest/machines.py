@@ -249,7 +249,7 @@ _SIMH_SCRIPT = """\
 ; written by harness/guest/machines.py: boot the raw kernel image at 0x1000
 set cpu 64m
 load -o {image} 1000
-; the hardware model's arguments, if the profile has one (simh/vax_model.c)
+; the hardware model's arguments, if the profile has one (hw-models/simh/)
 model %1
 go 1000
 ; the kernel HALTs on `halt` (or Ctrl-E stopped a hung guest, and SIMH
@@ -301,7 +301,7 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             window_symbols=("window_overflow", "window_underflow")),
     Machine("vax",
             # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
-            # and the hardware model (simh/); a stock /usr/bin/vax boots the
+            # and the hardware model (hw-models/simh/); a stock /usr/bin/vax boots the
             # kernel too, but its clock follows the host's for long intervals.
             Simh("scripts/vax-simh.sh", _SIMH_SCRIPT),
             "SIMH MicroVAX 3900 (KA655)",

@@ -6,7 +6,7 @@
 
 Runs the command under the model with attribution on for one region (by
 default region 2, the first case's timed loop: guests/include/bench.h), reads
-the plugin's per-instruction counts (hw-models/plugin/attrib.c) and adds them
+the model's per-instruction counts (hw-models/core/attrib.c) and adds them
 up by function, using the kernel's symbols for kernel addresses and the
 program's for user ones.  For each function: instructions, cycles spent
 executing them (CPI, class and load/store extras, and the trap penalty at

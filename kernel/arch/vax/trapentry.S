@@ -37,7 +37,7 @@ stubs:
     pushl   $0
     .endif
     pushl   $v
-    brw     trap_common
+    brw     trap_entry
     .set v, v + 4
     .endr
 
@@ -53,7 +53,8 @@ scb:
     .endr
 
     .text
-trap_common:
+    .globl trap_entry
+trap_entry:                     /* every trap, after its stub (the others' trap_entry) */
     /* A system call or fault from user mode arrives at the user's IPL (0):
      * the kernel runs with interrupts off. */
     mtpr    $IPL_HIGH, $PR_IPL
