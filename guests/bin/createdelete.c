@@ -111,7 +111,7 @@ int main(int argc, char *argv[])
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-p") == 0 && i + 1 < argc && policy_by_name(argv[i + 1]) >= 0)
             only = policy_by_name(argv[++i]);
-        else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0)
+        else if (BENCH_ARG_N(argc, argv, i))
             n = (uint32_t)atoi(argv[++i]);
         else
             usage();

@@ -70,7 +70,7 @@ int main(int argc, char *argv[])
     uint32_t n = 10000;
 
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-n") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0)
+        if (BENCH_ARG_N(argc, argv, i))
             n = atoi(argv[++i]);
         else
             usage();

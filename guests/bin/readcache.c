@@ -44,7 +44,7 @@ int main(int argc, char *argv[])
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-s") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= BLOCK)
             size = (uint32_t)atoi(argv[++i]) / BLOCK * BLOCK;
-        else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0)
+        else if (BENCH_ARG_N(argc, argv, i))
             passes = (uint32_t)atoi(argv[++i]);
         else
             usage();
