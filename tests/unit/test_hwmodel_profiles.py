@@ -154,10 +154,10 @@ def test_model_arguments_come_from_the_registry(tmp_path, monkeypatch):
     assert not any(a.startswith(("ram_", "trap_pc=")) for a in mvax2)   # SIMH knows them
     [simh_arg] = hwmodel.emulator_args(hwmodel.load_profile("mvax2"), vax, tmp_path / "v.log")
     assert simh_arg.split(",")[0] == f"out={tmp_path / 'v.log'}"
-    with pytest.raises(SetupError, match=r"does not take trace=x \(no trace or attribution "
-                                         r"in our SIMH yet\)"):
-        hwmodel.emulator_args(hwmodel.load_profile("mvax2"), vax, tmp_path / "v.log",
-                              ["trace=x"])
+    # SIMH runs the same engine as the plugin: trace= and attrib= reach it too
+    [traced] = hwmodel.emulator_args(hwmodel.load_profile("mvax2"), vax, tmp_path / "v.log",
+                                     ["trace=x", "trace_region=2"])
+    assert traced == simh_arg + ",trace=x,trace_region=2"
     monkeypatch.setattr(hwmodel, "PLUGIN", tmp_path / "libhwmodel.so")
     with pytest.raises(SetupError, match="libhwmodel.so is missing: run `make hwmodel`"):
         hwmodel.emulator_args(ds, RISCV, tmp_path / "ds.log")
