@@ -10,15 +10,9 @@
 #include "kernel.h"
 #include "mips.h"
 #include "ns16550.h"
+#include "fns.h"
 
-extern char end[];                 /* first address after the kernel (kernel.ld) */
 uint32 boot_ram_size;              /* bytes, from QEMU's boot stub (boot/mips/entry.S) */
-void mmu_init(void);
-void pic_init(void);
-void pit_stop(void);
-void wait_for_interrupt(void);     /* idle.S */
-int  timer_freeze(void);           /* timer.c */
-void timer_thaw(void);
 
 const char *arch_name(void) { return "mips"; }
 

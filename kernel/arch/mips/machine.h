@@ -15,11 +15,7 @@
 #define MACHINE_H
 
 #include "types.h"
-
-#define PGSIZE      4096
-#define PGSHIFT     12
-#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
-#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
+#include "asm.h"
 
 #define KERNBASE    0x80000000u             /* kseg0: RAM, cached            */
 #define KSEG1       0xa0000000u             /* the same, uncached: devices   */
@@ -44,8 +40,7 @@
 typedef struct pgdir *pagetable_t;
 
 /* Saved user (or interrupted kernel) registers, built by trapentry.S on the
- * kernel stack.  The offsets are used by the assembly (asm.h): keep them in
- * step.  The first four words are not registers: the o32 calling convention
+ * kernel stack, at the offsets in asm.h (checked below).  The first four words are not registers: the o32 calling convention
  * gives every callee 16 bytes above its caller's stack pointer to store
  * a0-a3 in, and trap(tf) is called with sp = tf. */
 struct trapframe {
@@ -58,14 +53,30 @@ struct trapframe {
     uint32 gp, sp, fp, ra;                  /* 116 */
     uint32 hi, lo;                          /* 132 */
     uint32 epc, status, cause, badvaddr;    /* 140 */
-};                                          /* 156 bytes, 140 of them saved */
-#define TF_SIZE 160                         /* rounded up to 8 for the ABI   */
+};                                          /* 156 bytes: TF_SIZE in asm.h    */
 
 /* Registers a kernel thread keeps across swtch(): the callee-saved ones. */
 struct context {
     uint32 ra, sp;
     uint32 s[9];                            /* s0-s7 and fp (s8) */
 };
+
+/* The assembly's offsets (asm.h) are the structs' (a failure names the
+ * member that moved). */
+#define TF_AT(reg, member, off) _Static_assert(offsetof(struct trapframe, member) == (off), \
+                                               "asm.h: trapframe offset of " #member)
+FOR_EACH_REG(TF_AT);
+_Static_assert(offsetof(struct trapframe, sp) == TF_SP, "asm.h: TF_SP");
+_Static_assert(offsetof(struct trapframe, hi) == TF_HI && offsetof(struct trapframe, lo) == TF_LO,
+               "asm.h: TF_HI, TF_LO");
+_Static_assert(offsetof(struct trapframe, epc) == TF_EPC &&
+               offsetof(struct trapframe, status) == TF_STATUS &&
+               offsetof(struct trapframe, cause) == TF_CAUSE &&
+               offsetof(struct trapframe, badvaddr) == TF_BADVADDR, "asm.h: the CP0 registers");
+_Static_assert(sizeof(struct trapframe) <= TF_SIZE && TF_SIZE % 8 == 0, "asm.h: TF_SIZE");
+_Static_assert(offsetof(struct context, ra) == CTX_RA && offsetof(struct context, sp) == CTX_SP &&
+               offsetof(struct context, s[0]) == CTX_S0 && offsetof(struct context, s[8]) == CTX_FP &&
+               sizeof(struct context) == CTX_SIZE, "asm.h: context offsets");
 
 /* Where a system call's number, arguments and result live (the ISA
  * interface in arch.h): the number in v0, arguments in a0-a3 and the fifth

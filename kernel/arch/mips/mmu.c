@@ -27,11 +27,11 @@
  * an older generation gets a new one when it next runs.  Changing a
  * mapping removes the pair's entry from the TLB (tlb_forget).
  *
- * The kernel itself lives in kseg0, which the TLB never translates.
- * MIPS I pages have no execute permission: readable means executable.
- */
+ * The kernel itself lives in kseg0, which the TLB never translates.  MIPS I
+ * pages have no execute permission: readable means executable. */
 #include "kernel.h"
 #include "mips.h"
+#include "fns.h"
 
 #define NPDE        512                     /* USERTOP / 4 MB              */
 #define PDX(va)     ((va) >> 22)

@@ -14,6 +14,7 @@
  */
 #include "kernel.h"
 #include "ns16550.h"
+#include "fns.h"
 
 #define PORT(p)    (*(volatile uint8 *)DEV(ISA_IO_PA + (p)))
 #define PIC1_CMD   0x20

@@ -5,17 +5,21 @@
  * ra, sp, s0-s7 and fp (s8) are all a context needs (struct context in
  * machine.h).
  */
+#include "asm.h"
+
+#define S(i) (CTX_S0 + 4 * (i))
+
     .set noreorder
     .text
     .globl swtch
 swtch:
-    sw $ra, 0($a0);   sw $sp, 4($a0)
-    sw $s0, 8($a0);   sw $s1, 12($a0);  sw $s2, 16($a0);  sw $s3, 20($a0)
-    sw $s4, 24($a0);  sw $s5, 28($a0);  sw $s6, 32($a0);  sw $s7, 36($a0)
-    sw $fp, 40($a0)
+    sw $ra, CTX_RA($a0);  sw $sp, CTX_SP($a0)
+    sw $s0, S(0)($a0);    sw $s1, S(1)($a0);  sw $s2, S(2)($a0);  sw $s3, S(3)($a0)
+    sw $s4, S(4)($a0);    sw $s5, S(5)($a0);  sw $s6, S(6)($a0);  sw $s7, S(7)($a0)
+    sw $fp, CTX_FP($a0)
 
-    lw $ra, 0($a1);   lw $sp, 4($a1)
-    lw $s0, 8($a1);   lw $s1, 12($a1);  lw $s2, 16($a1);  lw $s3, 20($a1)
-    lw $s4, 24($a1);  lw $s5, 28($a1);  lw $s6, 32($a1);  lw $s7, 36($a1)
+    lw $ra, CTX_RA($a1);  lw $sp, CTX_SP($a1)
+    lw $s0, S(0)($a1);    lw $s1, S(1)($a1);  lw $s2, S(2)($a1);  lw $s3, S(3)($a1)
+    lw $s4, S(4)($a1);    lw $s5, S(5)($a1);  lw $s6, S(6)($a1);  lw $s7, S(7)($a1)
     jr $ra
-    lw $fp, 40($a1)                   /* (delay slot) */
+    lw $fp, CTX_FP($a1)               /* (delay slot) */

@@ -24,6 +24,7 @@
  */
 #include "kernel.h"
 #include "mips.h"
+#include "fns.h"
 
 #define CAUSE_DC       (1u << 27)           /* Count stopped              */
 #define NS_PER_4_TICKS 25                   /* 6.25 ns per tick           */
@@ -34,7 +35,6 @@
 static uint32 count_high, count_last;
 static uint64 base_ticks, base_ns;          /* the clock counts from here */
 static uint64 deadline_ns;                  /* 0: none                    */
-uint32 clock_align(void);                   /* clockalign.S               */
 
 /* A value Count had just now, as a 64-bit tick count. */
 static uint64 extend(uint32 c)

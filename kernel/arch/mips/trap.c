@@ -13,16 +13,9 @@
 #include "kernel.h"
 #include "proc.h"
 #include "mips.h"
+#include "fns.h"
 
-extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
-extern char idle_begin[], idle_end[];
-void timer_intr(void);
-void pic_intr(void);
-void clock_sync(void);
 
-_Static_assert(__builtin_offsetof(struct trapframe, sp) == 120, "asm.h TF_SP");
-_Static_assert(__builtin_offsetof(struct trapframe, epc) == 140, "asm.h TF_EPC");
-_Static_assert(sizeof(struct trapframe) <= TF_SIZE, "asm.h TF_SIZE");
 
 /* The portable kernel's name for a fault.  MIPS reports a load, a store
  * or a fetch outside the TLB's pages, and a misaligned one, as an address
@@ -79,8 +72,7 @@ void trap(struct trapframe *tf)
              * (the wakeup it brought would be missed until the next one). */
             if (tf->epc >= (uint32)idle_begin && tf->epc < (uint32)idle_end)
                 tf->epc = (uint32)idle_end;
-        } else if (tf->epc >= (uint32)usercopy_begin && tf->epc < (uint32)usercopy_end &&
-                   is_page_fault(code) && tf->badvaddr < USERTOP) {
+        } else if (in_usercopy(tf->epc) && is_page_fault(code) && tf->badvaddr < USERTOP) {
             tf->epc = (uint32)usercopy_fault;
         } else {
             panic("kernel trap: %s cause=0x%x epc=0x%x badvaddr=0x%x",
