@@ -6,6 +6,7 @@
  * acknowledges it.  Ours: the console (3) and the two timers (6, 7).
  */
 #include "kernel.h"
+#include "fns.h"
 
 #define IRQMP_PA    0x80000200
 #define IRQMP       ((volatile uint32 *)DEV(IRQMP_PA))
@@ -15,8 +16,6 @@
 #define CLOCK_IRQ   6
 #define EVENT_IRQ   7
 
-void uart_intr(void);
-void timer_intr(int irq);
 
 void irqmp_init(void)
 {

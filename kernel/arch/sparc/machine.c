@@ -9,15 +9,8 @@
  */
 #include "kernel.h"
 #include "sparc.h"
+#include "fns.h"
 
-extern char end[];                 /* first address after the kernel (kernel.ld) */
-extern uint8 wim_index[128];       /* windows.S */
-extern uint32 uwin, cur_kstack;
-void mmu_init(void);
-void uart_init(void);
-void irqmp_init(void);
-void timer_init(void);
-void flush_windows(void);
 
 const char *arch_name(void) { return "sparc"; }
 
@@ -52,9 +45,6 @@ void arch_mem_range(uintptr *start, uintptr *stop)
 
 void arch_intr_on(void)  { write_psr(read_psr() & ~PSR_PIL); }
 void arch_intr_off(void) { write_psr(read_psr() | PSR_PIL); }
-
-void timer_idle_begin(void);
-void timer_idle_end(void);
 
 /*
  * Wait for an interrupt.  The LEON3's power-down (a write to %asr19) wakes

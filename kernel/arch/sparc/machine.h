@@ -1,7 +1,7 @@
 /*
  * SPARC machine definitions used by the portable kernel through arch.h:
- * page size, the saved-register layouts, and how kernel virtual addresses
- * relate to physical ones.  The machine is QEMU's leon3_generic: a LEON3
+ * the saved-register layouts, and how kernel virtual addresses relate to
+ * physical ones.  The machine is QEMU's leon3_generic: a LEON3
  * (SPARC V8) with the SPARC Reference MMU, run with 7 register windows like
  * the Sun-4/280's MB86900, and compiled as SPARC V7 code (arch.mk).
  *
@@ -15,11 +15,6 @@
  */
 #ifndef MACHINE_H
 #define MACHINE_H
-
-#define PGSIZE      4096
-#define PGSHIFT     12
-#define PGROUNDUP(a)   (((a) + PGSIZE - 1) & ~(PGSIZE - 1))
-#define PGROUNDDOWN(a) ((a) & ~(PGSIZE - 1))
 
 #define RAMBASE     0x40000000                /* physical address of RAM       */
 #define RAMSIZE     (128 * 1024 * 1024)       /* qemu -m 128M                  */
@@ -38,7 +33,8 @@
  * six hold live frames at any time. */
 #define NWINDOWS    7
 
-/* The trapframe (struct trapframe below), by byte offset, for the assembly. */
+/* The trapframe (struct trapframe below), by byte offset, for the assembly
+ * (checked below), and struct context's, for swtch.S. */
 #define TF_PSR      0
 #define TF_PC       4
 #define TF_NPC      8
@@ -48,6 +44,8 @@
 #define TF_TT       80
 #define TF_WFAULT   84
 #define TF_SIZE     96
+#define CTX_SP      0
+#define CTX_PC      4
 
 /* Every call frame starts with room for its window (16 words), the hidden
  * struct-return word and six argument words: 92 bytes, 96 to keep the
@@ -87,6 +85,18 @@ struct trapframe {
 struct context {
     uint32 sp, pc;
 };
+
+/* The assembly's offsets (above) are the structs'. */
+_Static_assert(offsetof(struct trapframe, psr) == TF_PSR && offsetof(struct trapframe, pc) == TF_PC &&
+               offsetof(struct trapframe, npc) == TF_NPC && offsetof(struct trapframe, y) == TF_Y,
+               "TF_PSR, TF_PC, TF_NPC, TF_Y");
+_Static_assert(offsetof(struct trapframe, g) == TF_G && offsetof(struct trapframe, o) == TF_O,
+               "TF_G, TF_O");
+_Static_assert(offsetof(struct trapframe, tt) == TF_TT &&
+               offsetof(struct trapframe, wfault) == TF_WFAULT, "TF_TT, TF_WFAULT");
+_Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
+_Static_assert(offsetof(struct context, sp) == CTX_SP && offsetof(struct context, pc) == CTX_PC,
+               "CTX_SP, CTX_PC");
 
 /* System calls: `ta 0`, the number in %g1, arguments in %o0-%o4, the
  * result in %o0, as in SunOS (guests/lib/arch/sparc/syscall.S).  Inline:

@@ -19,10 +19,10 @@
  * 0 only, and switch address spaces by rewriting its entry and flushing
  * the TLB.  (The Sun-4 had Sun's own MMU instead, with segment and page
  * maps in hardware and 16 contexts: hw-models/README.md says how that
- * differs.)
- */
+ * differs.) */
 #include "kernel.h"
 #include "sparc.h"
+#include "fns.h"
 
 #define L1(va)      ((va) >> 24)
 #define L2(va)      (((va) >> 18) & 0x3f)

@@ -20,8 +20,8 @@
 
     .globl swtch
 swtch:                              /* a leaf: we run in the caller's window, c */
-    st    %sp, [%o0 + 0]            /* from->sp                                 */
-    st    %o7, [%o0 + 4]            /* from->pc (we return to %o7 + 8)           */
+    st    %sp, [%o0 + CTX_SP]       /* from->sp                                 */
+    st    %o7, [%o0 + CTX_PC]       /* from->pc (we return to %o7 + 8)           */
     mov   %o1, %g1                  /* `to`: in a global, the windows will move  */
 
     /* Flush.  After NWINDOWS - 1 saves we are in c + 1, and every window
@@ -39,8 +39,8 @@ swtch:                              /* a leaf: we run in the caller's window, c 
     /* The new thread: its stack, its return address, and its window,
      * written to its stack when it switched out (zeros for a new one).
      * The WIM marks the window above: its callers come back by underflow. */
-    ld    [%g1 + 0], %sp
-    ld    [%g1 + 4], %o7
+    ld    [%g1 + CTX_SP], %sp
+    ld    [%g1 + CTX_PC], %o7
     FILL_WINDOW
     retl
      nop

@@ -21,6 +21,7 @@
  * other ISAs, and the clock resumes where it stopped.
  */
 #include "kernel.h"
+#include "fns.h"
 
 #define GPTIMER_PA  0x80000300
 #define GPT         ((volatile uint32 *)DEV(GPTIMER_PA))
@@ -40,7 +41,6 @@
 #define CLOCK_IRQ   6
 #define EVENT_IRQ   7
 
-void irqmp_clear(int irq);
 
 static uint32 wraps;                        /* timer 0 wraps since boot */
 static uint32 last_ticks;                   /* ticks since the last wrap, when we last looked */

@@ -9,20 +9,8 @@
 #include "proc.h"
 #include "syscall.h"
 #include "sparc.h"
+#include "fns.h"
 
-extern char usercopy_begin[], usercopy_end[], usercopy_fault[];
-void flush_windows(void);
-void irqmp_intr(int level);
-void bad_user_stack(struct trapframe *tf) __attribute__((noreturn));
-
-/* The assembly knows the trapframe by these offsets (machine.h). */
-_Static_assert(__builtin_offsetof(struct trapframe, pc) == TF_PC, "TF_PC");
-_Static_assert(__builtin_offsetof(struct trapframe, y) == TF_Y, "TF_Y");
-_Static_assert(__builtin_offsetof(struct trapframe, g) == TF_G, "TF_G");
-_Static_assert(__builtin_offsetof(struct trapframe, o) == TF_O, "TF_O");
-_Static_assert(__builtin_offsetof(struct trapframe, tt) == TF_TT, "TF_TT");
-_Static_assert(__builtin_offsetof(struct trapframe, wfault) == TF_WFAULT, "TF_WFAULT");
-_Static_assert(sizeof(struct trapframe) == TF_SIZE, "TF_SIZE");
 /* windows.h checks user stack pointers against KERNBASE. */
 _Static_assert(KERNBASE == USERTOP, "USERTOP");
 
@@ -84,8 +72,7 @@ void trap(struct trapframe *tf)
             return;
         }
         struct fault f = fault_info(tf);
-        if (tt == TT_DATA_FAULT && tf->pc >= (uint32)usercopy_begin &&
-            tf->pc < (uint32)usercopy_end && f.addr < USERTOP) {
+        if (tt == TT_DATA_FAULT && in_usercopy(tf->pc) && f.addr < USERTOP) {
             tf->pc = (uint32)usercopy_fault;
             tf->npc = tf->pc + 4;
             return;

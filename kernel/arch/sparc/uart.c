@@ -4,6 +4,7 @@
  * and the handler passes every waiting character to the portable console.
  */
 #include "kernel.h"
+#include "fns.h"
 
 #define APBUART_PA  0x80000100
 #define UART        ((volatile uint32 *)DEV(APBUART_PA))
