@@ -4,7 +4,7 @@
  *
  * All three talk to our SIMH through XFC, the "extended function call"
  * opcode (0xfc) that DEC reserved for customer extensions, with r1 saying
- * what for (simh/vax_model.c):
+ * what for (hw-models/simh/vax_model.c):
  *      r1 = 0x7e5   region marker, r0 = (id << 1) | (1 at the end)
  *      r1 = 0x7e6   clock: with a hardware model loaded, SIMH puts the
  *                   modelled time in r0:r1 (ns) and sets r2 = 1
