@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import signal
 import subprocess
@@ -36,6 +37,7 @@ from typing import Any, Callable, Sequence
 
 from . import ROOT, __version__
 from .bench import checks, compare, provenance, report, rundir, suite
+from .course import grade, labs
 from .errors import HarnessError
 from .guest import machines
 from .model import attribute, calibrate, figure1, hwmodel, overhead, profiles, runs, sweep
@@ -313,6 +315,36 @@ def cmd_overhead(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_grade(args: argparse.Namespace) -> int:
+    numbers = args.lab or list(labs.LABS)
+    if args.predictions and len(numbers) != 1:
+        raise HarnessError("--predictions names one lab's file: give one --lab")
+    if args.write_baseline and args.arch:
+        raise HarnessError("--write-baseline measures every ISA of the lab: leave out --arch")
+    grader = grade.Grader(build=not args.no_build, arches=args.arch, policy=args.policy,
+                          say=_say, predictions=Path(args.predictions) if args.predictions
+                          else None)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    failed = []
+    for n in numbers:
+        lab = labs.get(n)
+        g = grader.grade(lab)
+        print(grade.format_grade(g), flush=True)
+        path = out / f"grade-lab{n}.json"
+        path.write_text(json.dumps(grade.to_json(g), indent=1) + "\n")
+        _say(f"harness: wrote {path}")
+        if args.write_baseline:
+            _say(f"harness: wrote {grade.write_baseline(g, force=args.force)}")
+        if not g.passed:
+            failed.append(n)
+    if len(numbers) > 1:
+        print("labs " + ", ".join(map(str, numbers)) + ": " +
+              ("every correctness check passed" if not failed else
+               "correctness FAILED in lab " + ", ".join(map(str, failed))))
+    return EXIT_OK if not failed else 1
+
+
 def _tag(text: str) -> str:
     try:
         return rundir.check_tag(text)
@@ -384,6 +416,26 @@ COMMANDS: tuple[Command, ...] = (
                                   "4 for the second, ... (default: 2, or --case's)")),
              (("--top",), dict(type=int, default=25,
                                help="functions to list (default: 25)")))),
+    Command("grade", "grade a lab (docs/labs/): build, run its checks on every ISA it "
+            "uses, measure it, compare with the unmodified kernel's numbers; write "
+            "OUT/grade-labN.json", cmd_grade,
+            (ARCH.but(repeat=True, default_help="every ISA the lab uses",
+                      help="only this ISA's checks and measurements"), OUT),
+            ((("--lab",), dict(type=int, action="append", choices=sorted(labs.LABS),
+                               metavar="N", help="the lab (repeatable; default: all: "
+                               + ", ".join(map(str, labs.LABS)) + ")")),
+             (("--no-build",), dict(action="store_true",
+                                    help="grade what is built; do not run make")),
+             (("--policy",), dict(default=grade.DEFAULT_POLICY, metavar="NAME",
+                                  help="lab 4: the name of your write policy (default: "
+                                  f"{grade.DEFAULT_POLICY})")),
+             (("--predictions",), dict(metavar="FILE", help="your predictions (default: "
+                                       "docs/labs/predictions/labN.toml)")),
+             (("--write-baseline",), dict(action="store_true",
+                                          help="write the measured values as the lab's "
+                                          "baseline (the unmodified kernel's numbers)")),
+             (("--force",), dict(action="store_true",
+                                 help="with --write-baseline: even with local changes")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
             "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1, (OUT,)),
     Command("overhead", "what the hardware model costs in host time (a benchmark: run "

@@ -1,0 +1,615 @@
+"""The grader: `python3 -m harness grade --lab N` (`make grade LAB=N`).
+
+For one lab (labs.py) it
+
+  1. builds the kernel and programs for every ISA the lab uses (`make all`,
+     and the QEMU plugin), a failed build failing everything on that ISA;
+  2. checks correctness: boots each ISA with no model and runs the test
+     programs (t_regs among them: every register survives a system call,
+     an interrupt, fork and a context switch), then the lab's own checks;
+     a panic or hang fails that check and the guest is booted again;
+  3. measures: boots each of the lab's profiles with its hardware model
+     and runs the lab's benchmarks;
+  4. prints each measured value beside the unmodified kernel's, from
+     docs/labs/baseline/labN.json, and beside the student's predictions,
+     if docs/labs/predictions/labN.toml has any;
+  5. scores: a point per passed check, and the goals' points for the
+     improvement measured.
+
+It passes (exit status 0) when every correctness check passed, whatever
+the improvement: the unmodified kernel passes, and scores no improvement
+points.  It writes everything to OUT/grade-labN.json.  With
+--write-baseline, and only on a clean tree whose checks all passed, it
+writes the measured values as the lab's new baseline.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .. import ROOT
+from ..bench import checks, report
+from ..errors import BenchmarkError, GuestError, HarnessError
+from ..guest import machines
+from ..guest.console import Guest
+from ..model import hwmodel, profiles, runs
+from . import labs
+from .labs import Lab
+
+BASELINE_DIR = ROOT / "docs" / "labs" / "baseline"
+PREDICTION_DIR = ROOT / "docs" / "labs" / "predictions"
+# A measured value within this fraction of the baseline is "the same": the
+# QEMU models may differ by an instruction-cache miss from run to run
+# (hw-models/README.md, "Determinism"); the VAX and profile none never do.
+SAME = 0.005
+DEFAULT_POLICY = "ordered"
+
+
+def baseline_path(lab: Lab) -> Path:
+    return BASELINE_DIR / f"lab{lab.number}.json"
+
+
+def prediction_path(lab: Lab) -> Path:
+    return PREDICTION_DIR / f"lab{lab.number}.toml"
+
+
+def baseline_command(lab: Lab) -> str:
+    return f"make grade LAB={lab.number} BASELINE=1"
+
+
+# ------------------------------------------------------------------ records
+
+
+@dataclass
+class Check:
+    """One correctness check: a build, a test program on an ISA, a lab's own check."""
+
+    name: str
+    arch: str
+    status: str = "ok"          # ok, FAILED, skipped (not counted)
+    detail: str = ""
+    seconds: float = 0.0
+    points: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "FAILED"
+
+
+@dataclass
+class GoalResult:
+    text: str
+    points: int
+    earned: float
+    change: float | None        # the best relative change measured; None: not measured
+    target: float
+    key: str | None             # which value it was
+
+
+@dataclass
+class Grade:
+    lab: Lab
+    checks: list[Check] = field(default_factory=list)
+    values: dict[str, float] = field(default_factory=dict)
+    not_measured: dict[str, str] = field(default_factory=dict)    # key or profile: why
+    baseline: dict = field(default_factory=dict)
+    predictions: dict[str, float] = field(default_factory=dict)
+    goals: list[GoalResult] = field(default_factory=list)
+    policy: str = DEFAULT_POLICY
+
+    @property
+    def passed(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def correctness(self) -> tuple[int, int]:
+        counted = [c for c in self.checks if c.status != "skipped"]
+        return sum(c.points for c in counted if c.ok), sum(c.points for c in counted)
+
+    @property
+    def improvement(self) -> tuple[float, int]:
+        return sum(g.earned for g in self.goals), sum(g.points for g in self.goals)
+
+
+# ------------------------------------------------------------------ building
+
+Builder = Callable[[list[str]], tuple[bool, str]]
+
+
+def make(args: list[str]) -> tuple[bool, str]:
+    """Run `make ARGS` at the top of the tree: (succeeded, its output)."""
+    p = subprocess.run(["make", "-s", *args], cwd=ROOT, capture_output=True, text=True)
+    return p.returncode == 0, p.stdout + p.stderr
+
+
+def _tail(text: str, n: int = 12) -> str:
+    lines = [x for x in text.splitlines() if x.strip()]
+    return "\n".join(lines[-n:])
+
+
+# ------------------------------------------------------------------ the lab's own checks
+
+class Context:
+    """What a lab's own check may need: the student's policy's name."""
+
+    def __init__(self, policy: str) -> None:
+        self.policy = policy
+        self.policy_exists: bool | None = None
+
+
+def _fsck_problems(guest: Guest) -> list[str]:
+    out = guest.run("fsck", timeout=60)
+    said = [x for x in out.lines if x.startswith("fsck:")]
+    if not said or not said[-1].rstrip().endswith(" 0 problems"):
+        return ["fsck: " + ("; ".join(out.lines[-4:]) or "no output")]
+    return []
+
+
+def readcache_then_fsck(guest: Guest, ctx: Context) -> list[str] | None:
+    """The file cache's data reaches user memory intact: readcache checks
+    what it reads (misses=0), and the file system is consistent after."""
+    out = guest.run("readcache -n 1", timeout=120)
+    results = [r for r in out.records() if getattr(r, "bench", None) == "readcache"]
+    problems = []
+    if not results:
+        problems.append("readcache printed no RESULT: " + "; ".join(out.lines[-3:]))
+    return problems + _fsck_problems(guest)
+
+
+def policy_t_fs_fsck(guest: Guest, ctx: Context) -> list[str] | None:
+    """Under the student's policy: t_fs passes, createdelete runs, fsck
+    finds nothing wrong.  None (skipped) when the kernel has no such policy."""
+    out = guest.run(f"policy {ctx.policy}", timeout=30)
+    if any("usage" in x for x in out.lines):
+        ctx.policy_exists = False
+        return None
+    ctx.policy_exists = True
+    problems = []
+    if not any(f"policy={ctx.policy}" in x for x in out.lines):
+        problems.append(f"`policy {ctx.policy}` did not set it: " + "; ".join(out.lines[-2:]))
+    run = checks.run_check(guest, "t_fs", timeout=180)
+    problems += [f"t_fs under {ctx.policy}: {p}" for p in run.problems()]
+    out = guest.run(f"createdelete -p {ctx.policy} -n 2", timeout=180)
+    if not any(getattr(r, "bench", None) == "createdelete" for r in out.records()):
+        problems.append(f"createdelete -p {ctx.policy} printed no RESULT: "
+                        + "; ".join(out.lines[-3:]))
+    problems += _fsck_problems(guest)
+    guest.run("policy sync", timeout=60)
+    return problems
+
+
+GUEST_CHECKS: dict[str, Callable[[Guest, Context], list[str] | None]] = {
+    "readcache_then_fsck": readcache_then_fsck,
+    "policy_t_fs_fsck": policy_t_fs_fsck,
+}
+
+
+# ------------------------------------------------------------------ the grader
+
+
+class Grader:
+    """Grades labs; one instance may grade several, and then builds each
+    ISA, runs each test program and each measurement only once."""
+
+    def __init__(self, build: bool = True, builder: Builder = make,
+                 arches: list[str] | None = None, policy: str = DEFAULT_POLICY,
+                 say: Callable[[str], None] = print, log_dir: Path | None = None,
+                 predictions: Path | None = None) -> None:
+        self.build = build
+        self.predictions = predictions
+        self.builder = builder
+        self.only_arches = arches
+        self.policy = policy
+        self.say = say
+        self.log_dir = log_dir or ROOT / "build" / "grade"
+        self._built: dict[str, Check] = {}
+        self._checked: dict[tuple[str, str], Check] = {}
+        self._runs: dict[tuple[str, tuple[str, ...]], runs.ModelRun | str] = {}
+
+    # ---- what to do
+
+    def _arches(self, wanted: list[str]) -> list[str]:
+        if self.only_arches is None:
+            return wanted
+        return [a for a in wanted if a in self.only_arches]
+
+    def _profiles(self, lab: Lab) -> list[str]:
+        keep = self._arches(lab.measure_arches())
+        return [p for p in lab.profiles() if hwmodel.load_profile(p).isa in keep]
+
+    def grade(self, lab: Lab) -> Grade:
+        g = Grade(lab, policy=self.policy)
+        ctx = Context(self.policy)
+        check_arches = self._arches(lab.check_arches())
+        measure_profiles = self._profiles(lab)
+        all_arches = list(dict.fromkeys(
+            check_arches + [hwmodel.load_profile(p).isa for p in measure_profiles]))
+        self.say(f"== Lab {lab.number}: {lab.title} ({lab.handout}) ==")
+        broken = set()
+        if self.build:
+            for arch in all_arches:
+                c = self._build(arch, lab)
+                g.checks.append(c)
+                if not c.ok:
+                    broken.add(arch)
+        for arch in check_arches:
+            g.checks += self._correctness(lab, arch, ctx, broken)
+        self._measure(lab, g, measure_profiles, broken, ctx)
+        g.baseline = load_baseline(lab)
+        g.predictions = load_predictions(lab, self.policy, self.predictions)
+        g.goals = score_goals(lab, g.values, g.baseline.get("values", {}), self.policy)
+        return g
+
+    # ---- steps
+
+    def _build(self, arch: str, lab: Lab) -> Check:
+        if arch in self._built:
+            return self._built[arch]
+        t = time.monotonic()
+        targets = ["all", f"ARCH={arch}"]
+        m = machines.get(arch)
+        if m.model == "qemu-plugin" and any(
+                hwmodel.load_profile(p).isa == arch for p in lab.profiles()):
+            targets.insert(1, "hwmodel")
+        ok, text = self.builder(targets)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        (self.log_dir / f"build-{arch}.log").write_text(text)
+        c = Check(f"build ({' '.join(['make', *targets])})", arch,
+                  "ok" if ok else "FAILED", "" if ok else _tail(text), time.monotonic() - t)
+        self._report(c)
+        self._built[arch] = c
+        return c
+
+    def _correctness(self, lab: Lab, arch: str, ctx: Context, broken: set[str]) -> list[Check]:
+        out: list[Check] = []
+        if arch in broken:
+            for name in [*lab.programs, *lab.guest_checks]:
+                c = Check(name, arch, "FAILED", "not run: the build failed")
+                self._report(c)
+                out.append(c)
+            return out
+        session = _Session(arch, self.log_dir / f"{arch}-check.log")
+        try:
+            for name in lab.programs:
+                if (arch, name) not in self._checked:
+                    self._checked[(arch, name)] = self._program(session, arch, name)
+                c = self._checked[(arch, name)]
+                self._report(c)
+                out.append(c)
+            for name in lab.guest_checks:
+                c = self._guest_check(session, arch, name, ctx)
+                self._report(c)
+                out.append(c)
+        finally:
+            session.close()
+        return out
+
+    def _program(self, session: "_Session", arch: str, name: str) -> Check:
+        t = time.monotonic()
+        try:
+            run = checks.run_check(session.guest(), name, timeout=checks.DEFAULT_TIMEOUT)
+        except HarnessError as e:
+            session.lost()
+            return Check(name, arch, "FAILED", _one_line(e), time.monotonic() - t)
+        problems = run.problems()
+        return Check(name, arch, "FAILED" if problems else "ok", "; ".join(problems[:3]),
+                     time.monotonic() - t)
+
+    def _guest_check(self, session: "_Session", arch: str, name: str, ctx: Context) -> Check:
+        t = time.monotonic()
+        try:
+            problems = GUEST_CHECKS[name](session.guest(), ctx)
+        except HarnessError as e:
+            session.lost()
+            return Check(name, arch, "FAILED", _one_line(e), time.monotonic() - t)
+        if problems is None:
+            return Check(name, arch, "skipped", f"no policy {ctx.policy!r} in this kernel yet",
+                         time.monotonic() - t)
+        return Check(name, arch, "FAILED" if problems else "ok", "; ".join(problems[:3]),
+                     time.monotonic() - t)
+
+    def _measure(self, lab: Lab, g: Grade, profiles_: list[str], broken: set[str],
+                 ctx: Context) -> None:
+        for profile in profiles_:
+            arch = hwmodel.load_profile(profile).isa
+            measures = [m for m in lab.measures if m.profile == profile]
+            # The student's policy (lab 4) boots on its own, so that its
+            # absence or its failure cannot cost the other measurements.
+            for group in ([m for m in measures if "{policy}" not in m.command],
+                          [m for m in measures if "{policy}" in m.command]):
+                if not group:
+                    continue
+                commands = tuple(m.command.format(policy=self.policy) for m in group)
+                name = f"measure {profile}: {' ; '.join(commands)}"
+                if arch in broken:
+                    c = Check(name, arch, "FAILED", "not run: the build failed")
+                    self._report(c)
+                    g.checks.append(c)
+                    continue
+                optional = "{policy}" in group[0].command
+                if optional and ctx.policy_exists is False:
+                    for m in group:
+                        for k in m.keys(self.policy):
+                            g.not_measured[k] = f"no policy {self.policy!r} in this kernel"
+                    continue
+                t = time.monotonic()
+                run = self._run(profile, commands)
+                if isinstance(run, str):
+                    if optional and "usage:" in run:
+                        for m in group:
+                            for k in m.keys(self.policy):
+                                g.not_measured[k] = f"no policy {self.policy!r} in this kernel"
+                        continue
+                    c = Check(name, arch, "FAILED", run, time.monotonic() - t)
+                else:
+                    c = Check(name, arch, seconds=time.monotonic() - t)
+                    problems = read_values(group, run, self.policy, g.values)
+                    if problems:
+                        c.status, c.detail = "FAILED", "; ".join(problems[:3])
+                self._report(c)
+                g.checks.append(c)
+
+    def _run(self, profile: str, commands: tuple[str, ...]) -> runs.ModelRun | str:
+        if (profile, commands) not in self._runs:
+            try:
+                self._runs[(profile, commands)] = runs.run_model(profile, list(commands),
+                                                                 tag="grade")
+            except HarnessError as e:
+                self._runs[(profile, commands)] = _one_line(e)
+        return self._runs[(profile, commands)]
+
+    def _report(self, c: Check) -> None:
+        what = f"{c.arch:6} {c.name}"
+        status = c.status if c.status != "ok" else "ok"
+        line = f"{what} {'.' * max(2, 44 - len(what))} {status} ({c.seconds:.1f} s)"
+        if c.detail:
+            line += "\n       " + c.detail.replace("\n", "\n       ")
+        self.say(line)
+
+
+class _Session:
+    """One ISA booted with no model, booted again after a panic or hang."""
+
+    def __init__(self, arch: str, log: Path) -> None:
+        self.arch = arch
+        self.log = log
+        self._guest: Guest | None = None
+        self.boots = 0
+
+    def guest(self) -> Guest:
+        if self._guest is None:
+            m = machines.get(self.arch)
+            self.boots += 1
+            log = self.log if self.boots == 1 else self.log.with_suffix(f".{self.boots}.log")
+            g = runs.start(m, profiles.get("none").hw, log)
+            g.__enter__()
+            try:
+                g.boot(timeout=m.boot_timeout)
+            except BaseException:
+                g.close()
+                raise
+            self._guest = g
+        return self._guest
+
+    def lost(self) -> None:
+        """The guest panicked, hung or exited: the next check boots a new one."""
+        self.close()
+
+    def close(self) -> None:
+        if self._guest is not None:
+            self._guest.close()
+            self._guest = None
+
+
+def _one_line(e: Exception) -> str:
+    text = str(e)
+    detail = getattr(e, "detail", "")
+    if detail:
+        text += "\n" + _tail(detail, 6)
+    return text
+
+
+# ------------------------------------------------------------------ values
+
+
+def read_values(group: list[labs.Measure], run: runs.ModelRun, policy: str,
+                into: dict[str, float]) -> list[str]:
+    """Put the measured values of `group` into `into`; the problems found."""
+    problems = []
+    for m in group:
+        for case in m.cases:
+            case = case.format(policy=policy)
+            j = next((j for j in run.joined
+                      if j.result.bench == m.bench and j.result.case == case), None)
+            if j is None:
+                problems.append(f"{m.command.format(policy=policy)} printed no case {case!r}")
+                continue
+            for metric in m.metrics:
+                into[labs.key(m.profile, m.bench, case, metric)] = labs.METRICS[metric].read(j)
+    return problems
+
+
+def load_baseline(lab: Lab) -> dict:
+    path = baseline_path(lab)
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text())
+
+
+def load_predictions(lab: Lab, policy: str = DEFAULT_POLICY,
+                     path: Path | None = None) -> dict[str, float]:
+    """The student's predictions: KEY = NUMBER lines in a TOML file; a key
+    that names no measurement of the lab is refused (a typo would
+    otherwise go unnoticed)."""
+    path = path or prediction_path(lab)
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise HarnessError(f"{path}: {e}") from None
+    keys = set(lab.keys(policy))
+    out = {}
+    for k, v in data.items():
+        if k not in keys:
+            raise HarnessError(f"{path}: {k!r} is not a measurement of lab {lab.number} "
+                               f"(they are listed, commented out, in the file as shipped)")
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise HarnessError(f"{path}: {k!r} must be a number, not {v!r}")
+        out[k] = float(v)
+    return out
+
+
+def change(now: float, base: float) -> float | None:
+    return None if base == 0 else (now - base) / base
+
+
+def score_goals(lab: Lab, values: dict[str, float], baseline: dict[str, float],
+                policy: str) -> list[GoalResult]:
+    out = []
+    for goal in lab.goals:
+        best: tuple[float, str] | None = None
+        for k in goal.keys:
+            k = k.format(policy=policy)
+            ref = baseline.get(goal.against or k)
+            if k not in values or ref is None:
+                continue
+            ch = change(values[k], ref)
+            if ch is None:
+                continue
+            if best is None or ch / goal.change > best[0] / goal.change:
+                best = (ch, k)
+        if best is None:
+            out.append(GoalResult(goal.text, goal.points, 0.0, None, goal.change, None))
+            continue
+        fraction = min(1.0, max(0.0, best[0] / goal.change))
+        if abs(best[0]) < SAME:
+            fraction = 0.0
+        out.append(GoalResult(goal.text, goal.points, round(goal.points * fraction, 1),
+                              best[0], goal.change, best[1]))
+    return out
+
+
+# ------------------------------------------------------------------ output
+
+
+def fmt(v: float) -> str:
+    a = abs(v)
+    if a >= 1000:
+        return f"{v:.0f}"
+    if a >= 10:
+        return f"{v:.1f}"
+    return f"{v:.3g}"
+
+
+def _pct(ch: float | None) -> str:
+    if ch is None:
+        return "-"
+    if abs(ch) < SAME:
+        return "same"
+    return f"{100 * ch:+.1f}%"
+
+
+def format_grade(g: Grade) -> str:
+    lab = g.lab
+    lines = []
+    base_values = g.baseline.get("values", {})
+    if g.baseline:
+        lines.append(f"Measured, per operation, beside the unmodified kernel's "
+                     f"(docs/labs/baseline/lab{lab.number}.json: commit "
+                     f"{str(g.baseline.get('commit'))[:10]}, {g.baseline.get('created', '?')[:10]}):")
+    else:
+        lines.append(f"Measured, per operation (no baseline yet: `{baseline_command(lab)}` "
+                     f"on the unmodified tree makes one):")
+    rows = [("profile", "benchmark", "metric", "baseline", "now", "change")]
+    if g.predictions:
+        rows[0] += ("predicted", "off by")
+    for k in lab.keys(g.policy):
+        profile, bench, case, metric = k.split(" ")
+        base = base_values.get(k)
+        if k not in g.values and k not in g.not_measured:
+            continue
+        now = g.values.get(k)
+        row = (profile, f"{bench} {case}", metric, fmt(base) if base is not None else "-",
+               fmt(now) if now is not None else "-",
+               _pct(change(now, base)) if now is not None and base is not None else "-")
+        if g.predictions:
+            p = g.predictions.get(k)
+            off = _pct(change(p, now)) if p is not None and now else ""
+            row += (fmt(p) if p is not None else "", off)
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  " + "  ".join(x.ljust(w) if i < 3 else x.rjust(w)
+                                      for i, (x, w) in enumerate(zip(r, widths))).rstrip())
+    for k, why in g.not_measured.items():
+        lines.append(f"  not measured: {k}: {why}")
+    if g.goals:
+        lines.append("Goals:")
+        for gr in g.goals:
+            got = "not measured" if gr.change is None else \
+                f"{_pct(gr.change)} ({gr.key.split(' ')[0]})"
+            lines.append(f"  {gr.text}: {got}, target {100 * gr.target:+.0f}%: "
+                         f"{gr.earned:g}/{gr.points}")
+    ok, total = g.correctness
+    earned, possible = g.improvement
+    verdict = "passed" if g.passed else "FAILED"
+    failed = [c for c in g.checks if not c.ok]
+    if failed:
+        verdict += ": " + ", ".join(f"{c.name} on {c.arch}" for c in failed[:5]) + \
+            (" ..." if len(failed) > 5 else "")
+    parts = [f"correctness {ok}/{total} ({verdict})"]
+    if possible:
+        improved = "no improvement over the baseline" if earned == 0 else "improvement"
+        parts.append(f"{improved} {earned:g}/{possible}")
+    lines.append(f"Lab {lab.number} score: {ok + earned:g}/{total + possible}: "
+                 + "; ".join(parts))
+    return "\n".join(lines) + "\n"
+
+
+def to_json(g: Grade) -> dict:
+    commit, dirty = report.git_commit(ROOT)
+    return {
+        "lab": g.lab.number, "title": g.lab.title, "passed": g.passed,
+        "correctness": list(g.correctness), "improvement": list(g.improvement),
+        "checks": [asdict(c) for c in g.checks],
+        "values": g.values, "not_measured": g.not_measured,
+        "baseline": {"commit": g.baseline.get("commit"), "values": g.baseline.get("values", {})},
+        "predictions": g.predictions, "policy": g.policy,
+        "goals": [asdict(x) for x in g.goals],
+        "git_commit": commit, "git_dirty": dirty, "created": report.now_utc(),
+    }
+
+
+def write_baseline(g: Grade, force: bool = False) -> Path:
+    """Write the measured values as the lab's baseline: only on a clean
+    tree (the unmodified kernel), all ISAs checked and passed."""
+    commit, dirty = report.git_commit(ROOT)
+    if dirty and not force:
+        raise HarnessError("the tree has uncommitted changes: a baseline is the unmodified "
+                           "kernel's numbers (commit or stash first, or --force)")
+    if not g.passed:
+        raise HarnessError("correctness checks failed: no baseline written")
+    wanted = g.lab.keys(g.policy, student=False)
+    missing = [k for k in wanted if k not in g.values]
+    if missing:
+        raise HarnessError(f"not every value was measured (e.g. {missing[0]!r}): "
+                           "grade every ISA to write a baseline")
+    values = {k: g.values[k] for k in wanted}
+    data = {
+        "lab": g.lab.number, "title": g.lab.title,
+        "made_by": baseline_command(g.lab),
+        "commit": commit, "dirty": dirty, "created": report.now_utc(),
+        "profiles": {p: hwmodel.load_profile(p).isa for p in g.lab.profiles()},
+        "values": values,
+    }
+    path = baseline_path(g.lab)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+    return path

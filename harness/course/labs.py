@@ -1,0 +1,263 @@
+"""The labs (docs/labs/), as the grader sees them.
+
+A lab is a handout (docs/labs/labN-*.md), the ISAs whose test programs must
+still pass after the student's change, the benchmarks measured and under
+which timing profiles, and the goals the change is scored against.  A
+profile names a machine, and the machine's profile names its ISA
+(hw-models/profiles/NAME.toml, `isa`): a lab says "ds3100", never "mips",
+so when a machine moves to another port its labs follow it.
+
+A measured value is known by a key, "PROFILE BENCH CASE METRIC", e.g.
+"ds3100 getpid call cycles": the same key in the baseline file
+(docs/labs/baseline/labN.json), in the student's predictions
+(docs/labs/predictions/labN.toml) and in the grader's output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..bench import checks
+from ..guest import machines
+from ..model import hwmodel
+
+# ------------------------------------------------------------------ metrics
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    unit: str                   # shown after the number
+    higher_is_better: bool
+    read: Callable[[hwmodel.Joined], float]
+    help: str
+
+
+def _counter(name: str) -> Callable[[hwmodel.Joined], float]:
+    return lambda j: j.per_op(name)
+
+
+def _extra_per_op(name: str) -> Callable[[hwmodel.Joined], float]:
+    return lambda j: float(j.result.extra.get(name, 0)) / (j.result.iters or 1)
+
+
+def _mb_per_s(j: hwmodel.Joined) -> float:
+    v = j.result.mb_per_s
+    if v is None:
+        raise ValueError(f"{j.result.bench} {j.result.case} is not a bandwidth benchmark")
+    return float(v)
+
+
+# Everything is per operation of the benchmark, its empty loop subtracted,
+# except MB/s (a rate).
+METRICS: dict[str, Metric] = {m.name: m for m in (
+    Metric("insns", "insns", False, _counter("insns"), "instructions executed"),
+    Metric("loads", "loads", False, _counter("loads"), "data reads (a VAX PUSHR counts one per register)"),
+    Metric("stores", "stores", False, _counter("stores"), "data writes"),
+    Metric("cycles", "cycles", False, _counter("cycles"), "modelled processor cycles"),
+    Metric("stall_cycles", "cycles", False, _counter("stall_cycles"),
+           "cycles waiting for memory, the write buffer or the disk"),
+    Metric("bytes_in", "bytes", False, _counter("bytes_in"), "bytes read from memory"),
+    Metric("bytes_out", "bytes", False, _counter("bytes_out"), "bytes written to memory"),
+    Metric("traps", "traps", False, _counter("traps"), "kernel entries"),
+    Metric("us", "us", False, lambda j: j.result.us_per_op, "microseconds"),
+    Metric("ms", "ms", False, lambda j: j.result.ms_per_op, "milliseconds"),
+    Metric("MB/s", "MB/s", True, _mb_per_s, "megabytes (10^6) per second"),
+    Metric("dev_writes", "writes", False, _extra_per_op("dev_writes"),
+           "disk writes per operation"),
+    Metric("sync_writes", "writes", False, _extra_per_op("sync_writes"),
+           "disk writes the process waited for, per operation"),
+)}
+
+
+# ------------------------------------------------------------------ labs
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One command typed at the guest under one profile, and what is read
+    off the cases it prints.  `{policy}` in the command and the cases is
+    the write policy the student added (lab 4: `grade --policy NAME`)."""
+
+    profile: str
+    command: str
+    cases: tuple[str, ...]
+    metrics: tuple[str, ...]
+
+    @property
+    def bench(self) -> str:
+        return self.command.split()[0]
+
+    @property
+    def student(self) -> bool:
+        """Whether it measures the student's own policy (which the
+        unmodified kernel does not have, so no baseline has it)."""
+        return "{policy}" in self.command
+
+    def keys(self, policy: str) -> list[str]:
+        return [key(self.profile, self.bench, c.format(policy=policy), m)
+                for c in self.cases for m in self.metrics]
+
+
+def key(profile: str, bench: str, case: str, metric: str) -> str:
+    return f"{profile} {bench} {case} {metric}"
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A change the lab asks for, worth `points`: the measured value at
+    any of `keys` (the best one counts) moved by `change` (-0.25: a quarter
+    less; +0.25: a quarter more) from the baseline's value at the same key,
+    or at `against` when given (lab 4: the new policy against `sync`).
+    Partial moves earn points in proportion, none for moving the wrong way."""
+
+    text: str
+    keys: tuple[str, ...]
+    change: float
+    points: int
+    against: str | None = None
+
+
+@dataclass(frozen=True)
+class Lab:
+    number: int
+    title: str
+    handout: str                # relative to the repository root
+    paper: str                  # the paper's section and table it rests on
+    measures: tuple[Measure, ...]
+    goals: tuple[Goal, ...] = ()
+    # Correctness: these test programs on these ISAs (None: every ISA in
+    # the registry, for labs whose change is in portable code).
+    programs: tuple[str, ...] = checks.TEST_PROGRAMS
+    arches: tuple[str, ...] | None = None
+    # Checks of the lab's own, run on each of those ISAs after the
+    # programs (grade.py: GUEST_CHECKS).
+    guest_checks: tuple[str, ...] = ()
+    uses_policy: bool = False   # the measures name the student's policy
+    notes: tuple[str, ...] = field(default=())
+
+    def profiles(self) -> list[str]:
+        out: list[str] = []
+        for m in self.measures:
+            if m.profile not in out:
+                out.append(m.profile)
+        return out
+
+    def measure_arches(self) -> list[str]:
+        """The ISAs the lab's profiles run on (their `isa`), in order."""
+        out: list[str] = []
+        for p in self.profiles():
+            isa = hwmodel.load_profile(p).isa
+            if isa not in out:
+                out.append(isa)
+        return out
+
+    def check_arches(self) -> list[str]:
+        if self.arches is None:
+            return machines.names()
+        out = list(self.arches)
+        for a in self.measure_arches():      # always those it measures on
+            if a not in out:
+                out.append(a)
+        return out
+
+    def keys(self, policy: str, student: bool = True) -> list[str]:
+        """Every measured value's key; student=False leaves out those of
+        the student's policy."""
+        return [k for m in self.measures if student or not m.student
+                for k in m.keys(policy)]
+
+
+# Three machines of 1989 on three instruction sets: the DECstation 3100
+# on its own MIPS I code (ds3100) and on RISC-V code (ds3100-riscv), the
+# MicroVAX II on the VAX (mvax2).
+RISC = ("ds3100", "ds3100-riscv")
+TRAP_METRICS = ("insns", "loads", "stores", "cycles", "stall_cycles", "us")
+GETPID = "getpid -n 20000"
+CSWITCH = "cswitch -n 2000"
+
+LAB1 = Lab(
+    1, "One system call, end to end", "docs/labs/lab1-syscall.md",
+    "section 4, Table 2 (kernel entry-exit)",
+    measures=tuple(Measure(p, GETPID, ("call",), TRAP_METRICS + ("traps",))
+                   for p in ("ds3100-riscv", "ds3100", "mvax2")),
+    arches=(),
+)
+
+LAB2 = Lab(
+    2, "A cheaper trap path", "docs/labs/lab2-trap-path.md",
+    "sections 4 and 12, Table 2",
+    measures=(*(Measure(p, GETPID, ("call",), TRAP_METRICS) for p in (*RISC, "mvax2")),
+              *(Measure(p, CSWITCH, ("roundtrip",), ("insns", "cycles")) for p in RISC)),
+    goals=(Goal("getpid: a third fewer cycles on a RISC machine (ds3100 or ds3100-riscv)",
+                tuple(key(p, "getpid", "call", "cycles") for p in RISC), -1 / 3, 20),
+           Goal("getpid: a fifth fewer cycles on the MicroVAX II (mvax2)",
+                (key("mvax2", "getpid", "call", "cycles"),), -0.2, 10)),
+    arches=None,
+)
+
+LAB3 = Lab(
+    3, "Copying at the speed of memory", "docs/labs/lab3-copy.md",
+    "sections 7 and 8, Tables 5 and 6",
+    measures=tuple(Measure(p, c, cases, ("MB/s", "insns", "cycles", "stall_cycles",
+                                           "bytes_in", "bytes_out"))
+                   for p in RISC
+                   for c, cases in (("readcache -n 2", ("1mb",)),
+                                    ("bcopy -c 8K -u 1M -n 4", ("cached", "uncached")))),
+    goals=(Goal("readcache: a quarter more MB/s on a RISC machine (ds3100 or ds3100-riscv)",
+                tuple(key(p, "readcache", "1mb", "MB/s") for p in RISC), 0.25, 20),
+           Goal("bcopy uncached: a tenth more MB/s on a RISC machine",
+                tuple(key(p, "bcopy", "uncached", "MB/s") for p in RISC), 0.10, 10)),
+    arches=None,
+    guest_checks=("readcache_then_fsck",),
+)
+
+# Lab 4's measures: each policy's Table 10, on the DECstation's disk.
+_CD_CASES = ("0k-{p}", "10k-{p}", "100k-{p}")
+_CD_METRICS = ("ms", "dev_writes", "sync_writes")
+
+
+def _createdelete(policy: str) -> Measure:
+    return Measure("ds3100", f"createdelete -p {policy} -n 10",
+                   tuple(c.format(p=policy) for c in _CD_CASES), _CD_METRICS)
+
+
+LAB4 = Lab(
+    4, "A write policy of your own", "docs/labs/lab4-write-policy.md",
+    "sections 11 and 12, Table 10",
+    measures=(*(_createdelete(p) for p in ("sync", "delayed", "writethrough")),
+              Measure("ds3100", "createdelete -p {policy} -n 10",
+                      tuple(c.replace("{p}", "{policy}") for c in _CD_CASES), _CD_METRICS)),
+    goals=(Goal("your policy: create-delete of an empty file in half the time `sync` takes",
+                (key("ds3100", "createdelete", "0k-{policy}", "ms"),), -0.5, 15,
+                against=key("ds3100", "createdelete", "0k-sync", "ms")),
+           Goal("your policy: a 10 KB file in two thirds of the time `sync` takes",
+                (key("ds3100", "createdelete", "10k-{policy}", "ms"),), -1 / 3, 15,
+                against=key("ds3100", "createdelete", "10k-sync", "ms"))),
+    arches=None,
+    guest_checks=("policy_t_fs_fsck",),
+    uses_policy=True,
+)
+
+LAB5 = Lab(
+    5, "A faster context switch", "docs/labs/lab5-cswitch.md",
+    "section 5, Table 3",
+    measures=tuple(Measure(p, CSWITCH, ("roundtrip",), ("insns", "loads", "stores", "cycles",
+                                                          "stall_cycles", "us"))
+                   for p in (*RISC, "mvax2")),
+    goals=(Goal("cswitch: a quarter fewer cycles on a RISC machine (ds3100 or ds3100-riscv)",
+                tuple(key(p, "cswitch", "roundtrip", "cycles") for p in RISC), -0.25, 20),
+           Goal("cswitch: a tenth fewer cycles on the MicroVAX II (mvax2)",
+                (key("mvax2", "cswitch", "roundtrip", "cycles"),), -0.1, 10)),
+    arches=None,
+)
+
+LABS: dict[int, Lab] = {lab.number: lab for lab in (LAB1, LAB2, LAB3, LAB4, LAB5)}
+
+
+def get(number: int) -> Lab:
+    try:
+        return LABS[number]
+    except KeyError:
+        raise ValueError(f"no lab {number} (labs: {', '.join(map(str, LABS))})") from None
