@@ -192,7 +192,7 @@ $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/core/*.h) $(QEMU_PLUGIN_H)
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
 .PHONY: all help hwmodel toolchain iso deps check-args run shell compare test unit-test \
-        calibrate figure1 sweep clean distclean FORCE
+        calibrate figure1 sweep clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
 # Each build ends by stamping what it was made from (the hashes of its
@@ -304,6 +304,33 @@ sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES, plot (resul
 	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(SWEEP_PROFILE))
 	$(PYTHON) -m harness sweep --arch $(call profile_isa,$(SWEEP_PROFILE)) --profile $(SWEEP_PROFILE) \
 	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH))
+
+# ---------------------------------------------------------------- course
+# The labs (docs/labs/README.md): grade them, debug the kernel, see where
+# a benchmark's modelled cycles go.  `grade` builds what it needs itself
+# (harness/course/grade.py); BASELINE=1, on an unmodified tree, writes the
+# unmodified kernel's numbers; POLICY= is lab 4's write policy.
+grade: deps  ## grade a lab (LAB=n; all five if none): build, check, measure, score (BASELINE=1, POLICY=name)
+	$(PYTHON) -m harness grade $(if $(LAB),--lab $(LAB)) $(if $(BASELINE),--write-baseline) \
+	    $(if $(POLICY),--policy $(POLICY))
+
+gdb: deps  ## ARCH's kernel stopped under gdb (the VAX: SIMH's debugger), PROG=name's symbols too: docs/debugging.md
+	$(Q)$(MAKE) all ARCH=$(ARCH)
+	$(PYTHON) -m harness gdb --arch $(ARCH) $(if $(PROG),--program $(PROG))
+
+# attribute runs on PROFILE's ISA: make calls itself again with that ARCH.
+ATTRIBUTE_ARCH = $(or $(call profile_isa,$(PROFILE)),$(ARCH))
+attribute: deps  ## where BENCH's cycles go under PROFILE, by function (CASE=name; FUNCTION="f g": by instruction)
+	@test "$(PROFILE)" != none || { echo "make attribute: give PROFILE=, a hardware model (e.g. ds3100)" >&2; exit 2; }
+ifneq ($(ARCH),$(ATTRIBUTE_ARCH))
+	@test "$(origin ARCH)" != "command line" || { echo "make attribute: PROFILE=$(PROFILE) runs on $(ATTRIBUTE_ARCH), not ARCH=$(ARCH)" >&2; exit 2; }
+	@$(MAKE) attribute ARCH=$(ATTRIBUTE_ARCH)
+else
+	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
+	$(PYTHON) -m harness attribute --profile $(PROFILE) --arch $(ARCH) \
+	    --bench $(or $(BENCH),getpid) $(if $(CASE),--case $(CASE)) \
+	    $(foreach f,$(FUNCTION),--function $(f)) --objdump $(OBJDUMP)
+endif
 
 clean:  ## remove build/ (results/ stays; the caches in ~/.cache/ousterhout too)
 	rm -rf build

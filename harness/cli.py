@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 from . import ROOT, __version__
 from .bench import checks, compare, provenance, report, rundir, suite
-from .course import grade, labs
+from .course import debug, grade, labs
 from .errors import HarnessError
 from .guest import machines
 from .model import attribute, calibrate, figure1, hwmodel, overhead, profiles, runs, sweep
@@ -293,9 +293,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_attribute(args: argparse.Namespace) -> int:
     command = args.command or suite.BY_NAME[args.bench].short_command
-    costs, meta = attribute.attribute(args.profile, command, args.region, arch=args.arch,
-                                      case=args.case)
-    print(attribute.format_costs(costs, meta, args.top), end="")
+    att = attribute.collect(args.profile, command, args.region, arch=args.arch, case=args.case)
+    print(attribute.format_costs(attribute.by_function(att), att.meta, args.top), end="")
+    for name in args.function or []:
+        print()
+        print(attribute.annotate(att, name, args.objdump), end="")
     return EXIT_OK
 
 
@@ -343,6 +345,13 @@ def cmd_grade(args: argparse.Namespace) -> int:
               ("every correctness check passed" if not failed else
                "correctness FAILED in lab " + ", ".join(map(str, failed))))
     return EXIT_OK if not failed else 1
+
+
+def cmd_gdb(args: argparse.Namespace) -> int:
+    extra = list(args.gdb_args or [])
+    if extra and extra[0] == "--":
+        extra = extra[1:]
+    return debug.run_gdb(args.arch, args.program, extra, say=_say)
 
 
 def _tag(text: str) -> str:
@@ -415,7 +424,15 @@ COMMANDS: tuple[Command, ...] = (
              (("--region",), dict(type=int, help="timed region: 2 for the first case, "
                                   "4 for the second, ... (default: 2, or --case's)")),
              (("--top",), dict(type=int, default=25,
-                               help="functions to list (default: 25)")))),
+                               help="functions to list (default: 25)")),
+             (("--function",), dict(action="append", metavar="NAME",
+                                    help="also show this function instruction by "
+                                    "instruction: executions, execution and stall cycles "
+                                    "beside each (repeatable)")),
+             (("--objdump",), dict(metavar="PROGRAM",
+                                   help="the ISA's objdump, to disassemble a guest "
+                                   "program's function (the kernel's comes from the "
+                                   "build's build/ARCH/kernel.asm)")))),
     Command("grade", "grade a lab (docs/labs/): build, run its checks on every ISA it "
             "uses, measure it, compare with the unmodified kernel's numbers; write "
             "OUT/grade-labN.json", cmd_grade,
@@ -436,6 +453,14 @@ COMMANDS: tuple[Command, ...] = (
                                           "baseline (the unmodified kernel's numbers)")),
              (("--force",), dict(action="store_true",
                                  help="with --write-baseline: even with local changes")))),
+    Command("gdb", "the kernel stopped at its first instruction under gdb (QEMU's "
+            "gdbstub), or under SIMH's own debugger on the VAX (docs/debugging.md)",
+            cmd_gdb, (ARCH.but(default="riscv", default_help="riscv"),),
+            ((("--program",), dict(metavar="NAME", help="also load this guest program's "
+                                   "symbols, e.g. getpid")),
+             (("gdb_args",), dict(nargs=argparse.REMAINDER, metavar="-- GDB-ARGS",
+                                  help="more arguments for gdb, e.g. -- -batch -ex "
+                                  "'break trap_entry' -ex continue")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
             "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1, (OUT,)),
     Command("overhead", "what the hardware model costs in host time (a benchmark: run "
@@ -500,10 +525,10 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
             parser.error(f"profile {profile} models a {isa} machine, not {args.arch}: "
                          f"use --arch {isa}, or leave --arch out")
     if getattr(args, "case", None) is not None:
-        if getattr(args, "command", None):
-            parser.error("--case names a case of --bench; with --command, use --region")
         if getattr(args, "region", None) is not None:
             parser.error("give --case or --region, not both")
+        if getattr(args, "command", None):
+            return                      # its cases are known when it has run
         cases = suite.BY_NAME[args.bench].short_case_names
         if args.case not in cases:
             parser.error(f"argument --case: invalid choice for {args.bench}: {args.case!r} "

@@ -1,0 +1,45 @@
+# Shared by every ISA's command file (tools/gdb/<isa>.gdb), which sources it
+# last.  `make gdb` (harness/course/debug.py) then connects to QEMU's
+# gdbstub and loads the program's symbols: docs/debugging.md.
+set confirm off
+set pagination off
+set print pretty on
+# The kernel's ELF file has line numbers and types (-g): `list`, `info
+# locals` and `p *curproc` work in kernel code.
+source tools/gdb/console.py
+
+# stop-in PROG LOCATION: a breakpoint that stops only while program PROG is
+# the current process.  Every program is linked at the same addresses, so
+# a plain `break getpid.c:main` stops in whichever program runs there.
+define stop-in
+  break $arg1 if $_streq(curproc->name, "$arg0")
+end
+document stop-in
+stop-in PROGRAM LOCATION: break at LOCATION only while PROGRAM is the current
+process (curproc->name), e.g. `stop-in getpid sys_getpid`.
+end
+
+# ps: the process table, as the kernel sees it.
+define ps
+  set $i = 0
+  while $i < sizeof(proc) / sizeof(proc[0])
+    if proc[$i].state != UNUSED
+      printf "%3d  ", proc[$i].pid
+      output proc[$i].state
+      printf "  %s\n", proc[$i].name
+    end
+    set $i = $i + 1
+  end
+end
+document ps
+ps: every process in the kernel's table: pid, state, name.
+end
+
+# tf: the current process's saved user registers: the frame trap_entry
+# built on its kernel stack (struct trapframe, kernel/arch/<isa>/machine.h).
+define tf
+  p/x *curproc->tf
+end
+document tf
+tf: print the current process's saved user registers (*curproc->tf).
+end
