@@ -553,8 +553,8 @@ def format_grade(g: Grade) -> str:
     if g.goals:
         lines.append("Goals:")
         for gr in g.goals:
-            got = "not measured" if gr.change is None else \
-                f"{_pct(gr.change)} ({gr.key.split(' ')[0]})"
+            got = ("not measured, or no baseline" if gr.change is None else
+                   f"{_pct(gr.change)} ({gr.key.split(' ')[0]})")
             lines.append(f"  {gr.text}: {got}, target {100 * gr.target:+.0f}%: "
                          f"{gr.earned:g}/{gr.points}")
     ok, total = g.correctness

@@ -202,13 +202,13 @@ LAB3 = Lab(
     "sections 7 and 8, Tables 5 and 6",
     measures=tuple(Measure(p, c, cases, ("MB/s", "insns", "cycles", "stall_cycles",
                                            "bytes_in", "bytes_out"))
-                   for p in RISC
+                   for p in (*RISC, "mvax2")
                    for c, cases in (("readcache -n 2", ("1mb",)),
                                     ("bcopy -c 8K -u 1M -n 4", ("cached", "uncached")))),
-    goals=(Goal("readcache: a quarter more MB/s on a RISC machine (ds3100 or ds3100-riscv)",
-                tuple(key(p, "readcache", "1mb", "MB/s") for p in RISC), 0.25, 20),
-           Goal("bcopy uncached: a tenth more MB/s on a RISC machine",
-                tuple(key(p, "bcopy", "uncached", "MB/s") for p in RISC), 0.10, 10)),
+    goals=(Goal("readcache: 15% more MB/s on a RISC machine (ds3100 or ds3100-riscv)",
+                tuple(key(p, "readcache", "1mb", "MB/s") for p in RISC), 0.15, 20),
+           Goal("readcache: a quarter more MB/s on the MicroVAX II (mvax2)",
+                (key("mvax2", "readcache", "1mb", "MB/s"),), 0.25, 10)),
     arches=None,
     guest_checks=("readcache_then_fsck",),
 )
