@@ -161,34 +161,47 @@ load -o {image} 1000
 break {trap_addr:x}
 echo
 echo The kernel is loaded; `go 1000` boots it.  A breakpoint is set at the
-echo trap entry ({trap_addr:#x}): the first trap stops there.  Then:
-echo   ex -m pc          the instruction at the pc;   step        one instruction
-echo   ex -v -m 80001000 disassemble at a virtual address (the kernel's are)
-echo   ex r0-r11,ap,fp,sp,psl   registers;   ex -v -l 80001000   a longword
-echo   show history      the last 1000 instructions (set cpu history=N)
-echo   nobreak {trap_addr:x}      remove it; cont   run on;   Ctrl-E   stop; quit  leave
+echo trap entry ({trap_addr:x}): the first trap stops there, and SIMH shows
+echo the instruction at the pc.  Then, for example:
+echo   step                       one instruction (step 5: five)
+echo   ex r0-r11,ap,fp,sp,psl     registers
+echo   ex -v -m ADDR-ADDR         disassemble (-v: a virtual address; the kernel's all are)
+echo   ex -v -l ADDR-ADDR         longwords, e.g. the stack from sp up
+echo   show cpu history=20        the last 20 instructions, with their operands
+echo   nobreak {trap_addr:x}          then `break ADDR` and `cont`: stop somewhere else
+echo                              (the addresses printed above are first instructions)
+echo   Ctrl-E                     stop the running guest;   quit   leave SIMH
 echo
 """
+
+
+def first_insn(sym) -> int:
+    """Where a VAX symbol's first instruction is: a procedure (a function
+    symbol, called with CALLS or CALLG) starts with a two-byte register
+    mask, which CALLS skips; a label (trap_common) is its own address."""
+    return sym.address + 2 if sym.function else sym.address
 
 
 def run_simh(machine: machines.Machine, program: str | None, say=print) -> int:
     exe = machine.check()
     syms = Symbols.load(machine.elf_path())
-    table = {s.name: s.address for s in syms.symbols}
-    trap = next((table[n] for n in ("trap_entry", "trap_common") if n in table), None)
+    table = {s.name: s for s in syms.symbols}
+    trap = next((first_insn(table[n]) for n in ("trap_entry", "trap_common") if n in table),
+                None)
     if trap is None:
         raise HarnessError("the VAX kernel has no trap_entry or trap_common symbol")
-    say("The kernel's symbols (SIMH knows none; all of them: "
-        f"`{'vax-netbsdelf-nm'} -n build/vax/kernel.elf`):")
+    say("The kernel's symbols, at their first instruction (a procedure's entry mask,\n"
+        "two bytes, comes before it: CALLS jumps past it, and so must a breakpoint):")
     for name in VAX_SYMBOLS:
         if name in table:
-            say(f"  {table[name]:08x}  {name}")
+            say(f"  {first_insn(table[name]):08x}  {name}")
     if program:
         psyms = Symbols.load(program_path("vax", program))
         say(f"{program}'s (user space; every program is linked at the same addresses):")
         for sym in psyms.symbols:
             if sym.name in ("main", "getpid", "_start", program):
-                say(f"  {sym.address:08x}  {sym.name}")
+                say(f"  {first_insn(sym):08x}  {sym.name}")
+    say("(every symbol: build/vax/kernel.asm, the disassembly the build writes)")
     script = machine.kernel_path().with_name("debug.simh")
     script.write_text(simh_script(machine, trap))
     say(f"harness: {exe} {script}")

@@ -533,7 +533,7 @@ def format_grade(g: Grade) -> str:
     for k in lab.keys(g.policy):
         profile, bench, case, metric = k.split(" ")
         base = base_values.get(k)
-        if k not in g.values and k not in g.not_measured:
+        if k not in g.values:
             continue
         now = g.values.get(k)
         row = (profile, f"{bench} {case}", metric, fmt(base) if base is not None else "-",
@@ -548,8 +548,15 @@ def format_grade(g: Grade) -> str:
     for r in rows:
         lines.append("  " + "  ".join(x.ljust(w) if i < 3 else x.rjust(w)
                                       for i, (x, w) in enumerate(zip(r, widths))).rstrip())
+    said = set()
     for k, why in g.not_measured.items():
-        lines.append(f"  not measured: {k}: {why}")
+        profile, bench, case, _ = k.split(" ")
+        note = f"  not measured: {bench} {case} on {profile}: {why}"
+        if (profile, why) not in said:
+            lines.append(note if len(g.not_measured) == 1 else
+                         f"  not measured: {sum(1 for x in g.not_measured if x.startswith(profile + ' '))} "
+                         f"values on {profile}: {why}")
+            said.add((profile, why))
     if g.goals:
         lines.append("Goals:")
         for gr in g.goals:

@@ -28,6 +28,7 @@ class Symbol:
     address: int
     size: int
     name: str
+    function: bool = False          # STT_FUNC (a VAX one starts with its entry mask)
 
 
 class Symbols:
@@ -127,5 +128,5 @@ def read_symbols(data: bytes) -> list[Symbol]:
             name = data[stroff + name_off:stop].decode("ascii", "replace")
             if name.startswith(".L") or name.startswith("$"):
                 continue                    # local labels and mapping symbols
-            out.append(Symbol(value, symsize, name))
+            out.append(Symbol(value, symsize, name, kind == STT_FUNC))
     return out
