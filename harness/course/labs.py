@@ -64,6 +64,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in (
     Metric("us", "us", False, lambda j: j.result.us_per_op, "microseconds"),
     Metric("ms", "ms", False, lambda j: j.result.ms_per_op, "milliseconds"),
     Metric("MB/s", "MB/s", True, _mb_per_s, "megabytes (10^6) per second"),
+    Metric("disk_ms", "ms", False, lambda j: j.per_op("disk_ns") / 1e6,
+           "milliseconds the disk model charged (seek, rotation, transfer, overhead)"),
     Metric("dev_writes", "writes", False, _extra_per_op("dev_writes"),
            "disk writes per operation"),
     Metric("sync_writes", "writes", False, _extra_per_op("sync_writes"),
@@ -205,8 +207,8 @@ LAB3 = Lab(
                    for p in (*RISC, "mvax2")
                    for c, cases in (("readcache -n 2", ("1mb",)),
                                     ("bcopy -c 8K -u 1M -n 4", ("cached", "uncached")))),
-    goals=(Goal("readcache: 15% more MB/s on a RISC machine (ds3100 or ds3100-riscv)",
-                tuple(key(p, "readcache", "1mb", "MB/s") for p in RISC), 0.15, 20),
+    goals=(Goal("readcache: a tenth more MB/s on a RISC machine (ds3100 or ds3100-riscv)",
+                tuple(key(p, "readcache", "1mb", "MB/s") for p in RISC), 0.10, 20),
            Goal("readcache: a quarter more MB/s on the MicroVAX II (mvax2)",
                 (key("mvax2", "readcache", "1mb", "MB/s"),), 0.25, 10)),
     arches=None,
@@ -215,7 +217,7 @@ LAB3 = Lab(
 
 # Lab 4's measures: each policy's Table 10, on the DECstation's disk.
 _CD_CASES = ("0k-{p}", "10k-{p}", "100k-{p}")
-_CD_METRICS = ("ms", "dev_writes", "sync_writes")
+_CD_METRICS = ("ms", "disk_ms", "dev_writes", "sync_writes")
 
 
 def _createdelete(policy: str) -> Measure:

@@ -4,6 +4,9 @@
 set confirm off
 set pagination off
 set print pretty on
+# Read code from the ELF files rather than through the emulator: in the
+# kernel, a process's pages may not be readable (RISC-V's sstatus.SUM off).
+set trust-readonly-sections on
 # The kernel's ELF file has line numbers and types (-g): `list`, `info
 # locals` and `p *curproc` work in kernel code.
 source tools/gdb/console.py
