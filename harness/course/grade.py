@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Callable
 
 from .. import ROOT
-from ..bench import checks, report
-from ..errors import BenchmarkError, GuestError, HarnessError
+from ..bench import checks, provenance
+from ..errors import HarnessError
 from ..guest import machines
 from ..guest.console import Guest
 from ..model import hwmodel, profiles, runs
@@ -102,6 +102,8 @@ class Grade:
     predictions: dict[str, float] = field(default_factory=dict)
     goals: list[GoalResult] = field(default_factory=list)
     policy: str = DEFAULT_POLICY
+    # What produced each profile's numbers (harness/bench/provenance.py).
+    provenance: dict[str, dict] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -349,6 +351,7 @@ class Grader:
                     c = Check(name, arch, "FAILED", run, time.monotonic() - t)
                 else:
                     c = Check(name, arch, seconds=time.monotonic() - t)
+                    g.provenance.setdefault(profile, run.provenance)
                     problems = read_values(group, run, self.policy, g.values)
                     if problems:
                         c.status, c.detail = "FAILED", "; ".join(problems[:3])
@@ -581,7 +584,7 @@ def format_grade(g: Grade) -> str:
 
 
 def to_json(g: Grade) -> dict:
-    commit, dirty = report.git_commit(ROOT)
+    git = provenance.git_state()
     return {
         "lab": g.lab.number, "title": g.lab.title, "passed": g.passed,
         "correctness": list(g.correctness), "improvement": list(g.improvement),
@@ -590,14 +593,16 @@ def to_json(g: Grade) -> dict:
         "baseline": {"commit": g.baseline.get("commit"), "values": g.baseline.get("values", {})},
         "predictions": g.predictions, "policy": g.policy,
         "goals": [asdict(x) for x in g.goals],
-        "git_commit": commit, "git_dirty": dirty, "created": report.now_utc(),
+        "git": git, "created": provenance.now_utc(),
+        "provenance": g.provenance,
     }
 
 
 def write_baseline(g: Grade, force: bool = False) -> Path:
     """Write the measured values as the lab's baseline: only on a clean
     tree (the unmodified kernel), all ISAs checked and passed."""
-    commit, dirty = report.git_commit(ROOT)
+    git = provenance.git_state()
+    commit, dirty = git["commit"], git["dirty"]
     if dirty and not force:
         raise HarnessError("the tree has uncommitted changes: a baseline is the unmodified "
                            "kernel's numbers (commit or stash first, or --force)")
@@ -612,9 +617,10 @@ def write_baseline(g: Grade, force: bool = False) -> Path:
     data = {
         "lab": g.lab.number, "title": g.lab.title,
         "made_by": baseline_command(g.lab),
-        "commit": commit, "dirty": dirty, "created": report.now_utc(),
+        "commit": commit, "dirty": dirty, "created": provenance.now_utc(),
         "profiles": {p: hwmodel.load_profile(p).isa for p in g.lab.profiles()},
         "values": values,
+        "provenance": g.provenance,
     }
     path = baseline_path(g.lab)
     path.parent.mkdir(parents=True, exist_ok=True)
