@@ -199,13 +199,13 @@ class Grader:
     """Grades labs; one instance may grade several, and then builds each
     ISA, runs each test program and each measurement only once."""
 
-    def __init__(self, build: bool = True, builder: Builder = make,
+    def __init__(self, build: bool = True, builder: Builder | None = None,
                  arches: list[str] | None = None, policy: str = DEFAULT_POLICY,
                  say: Callable[[str], None] = print, log_dir: Path | None = None,
                  predictions: Path | None = None) -> None:
         self.build = build
         self.predictions = predictions
-        self.builder = builder
+        self.builder = builder or make
         self.only_arches = arches
         self.policy = policy
         self.say = say
