@@ -87,8 +87,10 @@ def kernel_target(arch: str, image: str = "", root: Path = ROOT) -> Target:
         name=arch, build_dir=f"build/{arch}",
         include=("Makefile", "kernel", "guests", "tools", f"boot/{arch}",
                  "scripts/mkfsroot.sh"),
-        exclude=tuple(f"{d}/{a}" for a in others
-                      for d in ("kernel/arch", "guests/lib/arch", "guests/tests")),
+        # tools/gdb: the debugger's command files (make gdb), not built
+        exclude=("tools/gdb",) + tuple(f"{d}/{a}" for a in others
+                                       for d in ("kernel/arch", "guests/lib/arch",
+                                                 "guests/tests")),
         images=tuple(images), fix=f"make ARCH={arch}")
 
 
