@@ -166,9 +166,10 @@ def test_a_baseline_needs_a_clean_tree_and_passing_checks(monkeypatch, tmp_path)
     from harness.bench import provenance
     g = grade.Grade(labs.LAB1, values={k: 1.0 for k in labs.LAB1.keys("ordered")})
     monkeypatch.setattr(provenance, "git_state", lambda: {"commit": "abc", "dirty": True})
+    monkeypatch.setattr(grade, "code_changed", lambda: True)
     with pytest.raises(HarnessError, match="uncommitted changes"):
         grade.write_baseline(g)
-    monkeypatch.setattr(provenance, "git_state", lambda: {"commit": "abc", "dirty": False})
+    monkeypatch.setattr(grade, "code_changed", lambda: False)
     g.checks.append(grade.Check("t_regs", "riscv", "FAILED"))
     with pytest.raises(HarnessError, match="correctness checks failed"):
         grade.write_baseline(g)
