@@ -470,7 +470,9 @@ def load_predictions(lab: Lab, policy: str = DEFAULT_POLICY,
 
 
 def change(now: float, base: float) -> float | None:
-    return None if base == 0 else (now - base) / base
+    if base == 0:
+        return 0.0 if now == 0 else None
+    return (now - base) / base
 
 
 def score_goals(lab: Lab, values: dict[str, float], baseline: dict[str, float],
