@@ -469,6 +469,34 @@ def load_predictions(lab: Lab, policy: str = DEFAULT_POLICY,
     return out
 
 
+def prediction_template(lab: Lab) -> str:
+    """docs/labs/predictions/labN.toml as shipped: every measured value's
+    key, commented out, for the student to fill in."""
+    lines = [f"# Lab {lab.number}: {lab.title} ({lab.handout}): your predictions.",
+             "#",
+             "# Write each number down BEFORE you measure it: uncomment its line and put",
+             f"# your value after the `=`.  `make grade LAB={lab.number}` prints it beside the",
+             "# measured value and how far off it was.  Every value is per operation",
+             "# (per call, per round trip, per file), the benchmark's empty loop",
+             "# subtracted, except MB/s; the units are the README's (docs/labs/README.md).",
+             "# The keys are \"PROFILE BENCHMARK CASE METRIC\"; a key the grader does not",
+             "# measure is refused, so a typo cannot hide."]
+    if lab.uses_policy:
+        lines += ["#",
+                  f"# Your policy's lines say `{DEFAULT_POLICY}`; if you named it otherwise "
+                  "(make grade",
+                  "# LAB=4 POLICY=NAME), write NAME there instead."]
+    current = None
+    for m in lab.measures:
+        for k in m.keys(DEFAULT_POLICY):
+            head = k.rsplit(" ", 1)[0]
+            if head != current:
+                lines.append("")
+                current = head
+            lines.append(f'# "{k}" =')
+    return "\n".join(lines) + "\n"
+
+
 def change(now: float, base: float) -> float | None:
     if base == 0:
         return 0.0 if now == 0 else None
