@@ -29,13 +29,19 @@ define ps
     if proc[$i].state != UNUSED
       printf "%3d  ", proc[$i].pid
       output proc[$i].state
-      printf "  %s\n", proc[$i].name
+      printf "  %s", proc[$i].name
+      if proc[$i].state == SLEEPING
+        printf "  on "
+        output proc[$i].chan
+      end
+      printf "\n"
     end
     set $i = $i + 1
   end
 end
 document ps
-ps: every process in the kernel's table: pid, state, name.
+ps: every process in the kernel's table: pid, state, name, and what a
+sleeping one sleeps on (its channel: an address, named if gdb can).
 end
 
 # tf: the current process's saved user registers: the frame trap_entry
