@@ -1,6 +1,6 @@
 """The grader (harness/course/grade.py) and the labs (labs.py), without an
 emulator: correctness checks on the fake guest, scoring, baselines and
-predictions as data.  tests/integration/test_grade.py grades a real lab."""
+predictions as data.  tests/integration/test_grade_real.py grades a real lab."""
 
 import json
 from pathlib import Path
