@@ -253,18 +253,35 @@ def annotate(att: Attribution, function: str, objdump: str | None = None) -> str
     return "\n".join(blocks)
 
 
+SKIP_RUN = 6            # more instructions than this that never ran: one line
+
+
 def _format_block(att: Attribution, function: str, space: str, insns: list[Insn]) -> str:
     m = att.meta
     ns_per_cycle = 1000.0 / m["clock_mhz"]
     lines = [f"{function} ({space}): `{m['command']}` on {m['machine']} (profile "
              f"{m['profile']}), region {m['region']}, per operation ({m['iters']} operations)",
              f"{'address':>10}  {'execs':>7}  {'exec cyc':>8}  {'stall cyc':>9}  instruction"]
-    for i in insns:
-        if i.execs or i.exec_cycles or i.stall_cycles:
+    ran = [bool(i.execs or i.exec_cycles or i.stall_cycles) for i in insns]
+    k = 0
+    while k < len(insns):
+        # A long run of instructions that never ran (the other vectors, an
+        # error path) is one line.
+        end = k
+        while end < len(insns) and not ran[end]:
+            end += 1
+        if end - k > SKIP_RUN:
+            lines.append(f"{'':>10}  {'.':>7}  {'.':>8}  {'.':>9}  ... {end - k} instructions "
+                         f"not executed ({insns[k].vaddr:x}-{insns[end - 1].vaddr:x})")
+            k = end
+            continue
+        i = insns[k]
+        if ran[k]:
             counts = f"{i.execs:7.2f}  {i.exec_cycles:8.2f}  {i.stall_cycles:9.2f}"
         else:
             counts = f"{'.':>7}  {'.':>8}  {'.':>9}"
         lines.append(f"{i.vaddr:10x}  {counts}  {i.text}")
+        k += 1
     n = sum(i.execs for i in insns)
     e = sum(i.exec_cycles for i in insns)
     st = sum(i.stall_cycles for i in insns)
