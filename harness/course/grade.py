@@ -538,7 +538,7 @@ def fmt(v: float) -> str:
         return f"{v:.0f}"
     if a >= 10:
         return f"{v:.1f}"
-    return f"{v:.3g}"
+    return f"{v:#.3g}"                  # 1.00, not 1
 
 
 def _pct(ch: float | None) -> str:
