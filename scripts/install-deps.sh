@@ -7,8 +7,8 @@
 #   the cross compilers for RISC-V, x86 (i686: a 32-bit libgcc without
 #   gcc-multilib, which conflicts with the m68k one), m68k, MIPS and SPARC
 #   (sparc64-linux-gnu-gcc -m32: the SPARC kernel links no libgcc), NASM, GRUB
-#   and xorriso for the bootable x86 image, and the harness's Python
-#   packages.  The VAX toolchain is built from source by its own script.
+#   and xorriso for the bootable x86 image, gdb-multiarch for `make gdb`,
+#   and the harness's Python packages.  The VAX toolchain is built from source by its own script.
 set -euo pipefail
 
 SUDO=""
@@ -78,6 +78,7 @@ have nasm || need_apt+=(nasm)
 have grub-mkrescue || need_apt+=(grub-common)
 [ -d /usr/lib/grub/i386-pc ] || need_apt+=(grub-pc-bin)
 have xorriso || need_apt+=(xorriso)
+have gdb-multiarch || need_apt+=(gdb-multiarch)   # make gdb (docs/debugging.md)
 have mformat || need_apt+=(mtools)
 have pkg-config || need_apt+=(pkg-config)
 dpkg -s libglib2.0-dev >/dev/null 2>&1 || need_apt+=(libglib2.0-dev)
