@@ -48,6 +48,7 @@ int   kstat(struct kstat *k);
 int   setpgid(int pid, int pgid);  /* pid 0: me; pgid 0: a new group led by pid */
 int   getpgid(int pid);            /* pid 0: me */
 int   tcsetpgrp(int fd, int pgid); /* fd: the console; pgid 0: no foreground job */
+int   setsid(void);                /* -> a new session and group, numbered by my pid */
 
 /* guests/lib/arch/<isa>/traps.S: run an instruction this ISA must refuse (tests). */
 void  illegal_instruction(void);

@@ -43,7 +43,8 @@
 #define SYS_setpgid  31   /* setpgid(pid, pgid): move a process to a group  */
 #define SYS_getpgid  32   /* getpgid(pid) -> its process group              */
 #define SYS_tcsetpgrp 33  /* tcsetpgrp(fd, pgid): the terminal's foreground */
-#define NSYSCALL     34
+#define SYS_setsid   34   /* setsid() -> a new session (and group) led by me */
+#define NSYSCALL     35
 
 /* Every call by name, for code generated from the list: the kernel's
  * dispatch table and handler prototypes (kernel/port/syscall.c, kernel.h)
@@ -55,6 +56,6 @@
     X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
     X(uptime) X(open) X(fstat)  X(mkdir)  X(unlink) X(chdir)  X(lseek) \
     X(sync)  X(fsync) X(rmdir)  X(stat)   X(readdir) X(halt)  X(kstat) \
-    X(fsctl) X(dup2)  X(setpgid) X(getpgid) X(tcsetpgrp)
+    X(fsctl) X(dup2)  X(setpgid) X(getpgid) X(tcsetpgrp) X(setsid)
 
 #endif

@@ -130,17 +130,21 @@ static int console_write(struct file *f, uaddr ubuf, uint32 n)
     return n;
 }
 
+/* The console is the terminal of session 1, the first process's; a
+ * session started by setsid() has none (proc.c). */
+#define CONSOLE_SESSION 1
+
 /* tcsetpgrp(fd, pgid): make group pgid the console's foreground, the one
- * ^C kills; 0 for none.  fd must be the console, the group one of the
- * caller's session.  (The console belongs to session 1, the only one:
- * were there more, a process of another session would get ENOTTY here.) */
+ * ^C kills; 0 for none.  fd must be the console and the caller of its
+ * session (else ENOTTY: the console is not its terminal, and it may not
+ * choose what the console's ^C kills), the group one of that session. */
 int32 sys_tcsetpgrp(const uint32 *arg)
 {
     struct file *f = fd_get((int)arg[0]);
     int pgid = (int)arg[1];
     if (!f)
         return -EBADF;
-    if (f != &console_file)
+    if (f != &console_file || curproc->sid != CONSOLE_SESSION)
         return -ENOTTY;
     if (pgid < 0)
         return -EINVAL;

@@ -11,9 +11,11 @@
  * group of its own and makes that group the console's foreground
  * (console.c); Ctrl-C kills the foreground group and nothing else.  A
  * session (sid) is everything started from one login: here the first
- * process and all its descendants, session 1; no call starts another yet.
- * Groups never span sessions.  Who may kill whom is decided in one place,
- * killable() and proc_kill() below.
+ * process and its descendants, session 1, until one of them calls setsid()
+ * to start a session of its own (a test does; nothing else yet).  Groups
+ * never span sessions.  Who may kill whom is decided in one place,
+ * killable() and proc_kill() below: no one kills pid 1, and no one kills
+ * a process of another session (docs/protection.md).
  *
  * There is one CPU and the kernel runs with interrupts off, so nothing here
  * needs a lock: code between two sleep() calls runs without interruption.
@@ -191,12 +193,13 @@ static struct proc *proc_find(int pid)
 }
 
 /* May p be killed at all, by anyone?  0 or -EPERM.  The rules that hold
- * whoever asks (kill() or the console's ^C) go here; protection (issue 15:
- * pid 1 is never killed) belongs here too. */
+ * whoever asks (kill() or the console's ^C) go here. */
 static int killable(struct proc *p)
 {
     if (p->kfn)
         return -EPERM;                     /* kernel processes are not killed */
+    if (p == initproc)
+        return -EPERM;                     /* nor init: its death halts the machine */
     return 0;
 }
 
@@ -209,8 +212,9 @@ static void kill_proc(struct proc *p)
         p->state = RUNNABLE;
 }
 
-/* kill(pid), for the current process.  (Rules about who asks, such as
- * refusing a process of another session, would go here.) */
+/* kill(pid), for the current process: p must be killable and in the
+ * caller's session.  Privilege does not widen this: a session is the unit
+ * of "my own processes", and with no users that is all a process owns. */
 int proc_kill(int pid)
 {
     struct proc *p = proc_find(pid);
@@ -219,6 +223,8 @@ int proc_kill(int pid)
     int r = killable(p);
     if (r < 0)
         return r;
+    if (p->sid != curproc->sid)
+        return -EPERM;
     kill_proc(p);
     return 0;
 }
@@ -266,6 +272,21 @@ int proc_setpgid(int pid, int pgid)
         return -EPERM;
     p->pgid = pgid;
     return 0;
+}
+
+/* setsid(), as in POSIX: the caller leaves its session and group and leads
+ * a new session holding one new group, both numbered by its pid.  A group
+ * leader may not (nor anyone whose pid still names a group), so that a
+ * group never has members in two sessions.  The new session has no
+ * terminal: the console stays session 1's (console.c). */
+int proc_setsid(void)
+{
+    struct proc *me = curproc;
+    for (struct proc *p = proc; p < &proc[NPROC]; p++)
+        if (p->pgid == me->pid && p->state != UNUSED)
+            return -EPERM;
+    me->pgid = me->sid = me->pid;
+    return me->sid;
 }
 
 int proc_getpgid(int pid)

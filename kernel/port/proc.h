@@ -38,7 +38,7 @@ struct proc {
      * the instruction counts the benchmarks report. */
     int pgid;                      /* process group: a job (console.c's ^C)   */
     int sid;                       /* session: the first process and everything
-                                    * started from it (the one session so far) */
+                                    * started from it, until one calls setsid() */
 };
 
 extern struct proc proc[NPROC];

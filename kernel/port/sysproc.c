@@ -17,6 +17,7 @@ int32 sys_kill(const uint32 *arg)   { return proc_kill((int)arg[0]); }
 int32 sys_getpid(const uint32 *arg) { return curproc->pid; }
 int32 sys_setpgid(const uint32 *arg) { return proc_setpgid((int)arg[0], (int)arg[1]); }
 int32 sys_getpgid(const uint32 *arg) { return proc_getpgid((int)arg[0]); }
+int32 sys_setsid(const uint32 *arg)  { return proc_setsid(); }
 
 /* sbrk(n): move the end of the heap by n bytes; return the old end. */
 int32 sys_sbrk(const uint32 *arg)
