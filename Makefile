@@ -75,7 +75,7 @@ CFLAGS_USED := $(BUILD)/cflags
 
 # ---------------------------------------------------------------- kernel
 # Portable code: the same on every ISA.
-KERNEL_PORT := main console printf string kalloc vm proc sched syscall \
+KERNEL_PORT := main console printf string kalloc vm proc priv sched syscall \
                sysproc file pipe select exec \
                ramdisk bio writeback fs inode dir sysfile fsck
 # Per-ISA code: ARCH_KERNEL_SRCS from arch.mk (C and assembly files).

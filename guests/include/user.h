@@ -40,7 +40,8 @@ int   dup(int fd);
 int   dup2(int fd, int newfd);  /* newfd becomes a copy of fd (closed first if open) */
 int   select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *tv);
 int   uptime(uint64_t *ns);     /* nanoseconds since boot */
-int   halt(void);               /* powers the machine off; returns only on error */
+int   halt(void);               /* powers the machine off (privileged); returns only
+                                 * on error: EPERM if not privileged */
 int   kstat(struct kstat *k);
 
 /* Jobs (kernel/port/proc.c, console.c): a process group is a job, inherited
@@ -49,6 +50,11 @@ int   setpgid(int pid, int pgid);  /* pid 0: me; pgid 0: a new group led by pid 
 int   getpgid(int pid);            /* pid 0: me */
 int   tcsetpgrp(int fd, int pgid); /* fd: the console; pgid 0: no foreground job */
 int   setsid(void);                /* -> a new session and group, numbered by my pid */
+
+/* Privilege (kernel/port/priv.c, docs/protection.md): inherited from pid 1,
+ * kept across exec; needed for halt and fsctl(FSCTL_SETCONF). */
+int   getpriv(void);               /* 1 privileged, 0 not */
+int   droppriv(void);              /* give it up, for good */
 
 /* guests/lib/arch/<isa>/traps.S: run an instruction this ISA must refuse (tests). */
 void  illegal_instruction(void);
@@ -65,7 +71,7 @@ int   lseek(int fd, int off, int whence);
 int   sync(void);
 int   fsync(int fd);
 int   readdir(int fd, struct dirent *de);  /* 1: an entry, 0: the end */
-int   fsctl(int op, void *arg);         /* FSCTL_GETCONF, FSCTL_SETCONF, FSCTL_FSCK */
+int   fsctl(int op, void *arg);         /* FSCTL_GETCONF, FSCTL_SETCONF (privileged), FSCTL_FSCK */
 
 /* ---- printf.c: formatted output ----
  * Conversions: %d %i %u %x %X %o %s %c %p %%, with the length modifiers l and

@@ -44,7 +44,9 @@
 #define SYS_getpgid  32   /* getpgid(pid) -> its process group              */
 #define SYS_tcsetpgrp 33  /* tcsetpgrp(fd, pgid): the terminal's foreground */
 #define SYS_setsid   34   /* setsid() -> a new session (and group) led by me */
-#define NSYSCALL     35
+#define SYS_getpriv  35   /* getpriv() -> 1 if privileged (docs/protection.md) */
+#define SYS_droppriv 36   /* droppriv(): give up privilege, for good       */
+#define NSYSCALL     37
 
 /* Every call by name, for code generated from the list: the kernel's
  * dispatch table and handler prototypes (kernel/port/syscall.c, kernel.h)
@@ -56,6 +58,7 @@
     X(kill)  X(exec)  X(getpid) X(sbrk)   X(sleep)  X(dup)    X(select) \
     X(uptime) X(open) X(fstat)  X(mkdir)  X(unlink) X(chdir)  X(lseek) \
     X(sync)  X(fsync) X(rmdir)  X(stat)   X(readdir) X(halt)  X(kstat) \
-    X(fsctl) X(dup2)  X(setpgid) X(getpgid) X(tcsetpgrp) X(setsid)
+    X(fsctl) X(dup2)  X(setpgid) X(getpgid) X(tcsetpgrp) X(setsid) \
+    X(getpriv) X(droppriv)
 
 #endif

@@ -67,6 +67,7 @@ int   proc_kill_group(int pgid);      /* the console's ^C: how many were killed 
 int   proc_setpgid(int pid, int pgid);
 int   proc_getpgid(int pid);
 int   proc_setsid(void);
+int   priv_check(void);               /* priv.c: 0 if curproc is privileged, else -EPERM */
 int   proc_group_exists(int pgid, int sid);  /* a live or zombie member in session sid */
 struct proc *kproc_create(const char *name, void (*fn)(void));  /* 0 if no slot */
 void  proc_fault(const char *why, uint32 pc, uint32 addr);
@@ -97,9 +98,9 @@ void  syscall(struct trapframe *tf);
 extern struct kstat kstats;
 
 /* The system calls' handlers, sys_NAME for each NAME in FOR_EACH_SYSCALL
- * (syscall.h), in sysproc.c, file.c, select.c, sysfile.c and console.c.
- * Each gets the call's arguments as syscall() fetched them and returns
- * >= 0 or -errno. */
+ * (syscall.h), in sysproc.c, file.c, select.c, sysfile.c, console.c and
+ * priv.c.  Each gets the call's arguments as syscall() fetched them and
+ * returns >= 0 or -errno. */
 #define SYSCALL_HANDLER(name) int32 sys_##name(const uint32 *arg);
 FOR_EACH_SYSCALL(SYSCALL_HANDLER)
 #undef SYSCALL_HANDLER

@@ -93,6 +93,7 @@ void user_init(void)
         panic("user_init: out of memory");
     strncpy_safe(p->name, "init", sizeof p->name);
     p->pgid = p->sid = p->pid;             /* leads its own group and session */
+    p->priv = 1;                           /* the one privileged ancestor (priv.c) */
     for (int fd = 0; fd < 3; fd++)         /* stdin, stdout, stderr */
         p->ofile[fd] = file_dup(&console_file);
     p->cwd = iget(ROOTINO);
@@ -125,6 +126,7 @@ int proc_fork(void)
     child->parent = parent;
     child->pgid = parent->pgid;             /* same job, same session */
     child->sid = parent->sid;
+    child->priv = parent->priv;             /* privilege is inherited (priv.c) */
     child->state = RUNNABLE;
     kstats.forks++;
     return child->pid;

@@ -39,6 +39,8 @@ struct proc {
     int pgid;                      /* process group: a job (console.c's ^C)   */
     int sid;                       /* session: the first process and everything
                                     * started from it, until one calls setsid() */
+    int priv;                      /* privileged: may halt and reconfigure the
+                                    * file system (priv.c); also added last */
 };
 
 extern struct proc proc[NPROC];

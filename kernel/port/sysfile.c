@@ -477,8 +477,10 @@ int32 sys_fsctl(const uint32 *arg)
     case FSCTL_GETCONF:
         get_conf(&c);
         return copyout(arg[1], &c, sizeof c);
-    case FSCTL_SETCONF:
-        return set_conf(arg[1]);
+    case FSCTL_SETCONF: {
+        int r = priv_check();          /* it acts on every process (priv.c) */
+        return r < 0 ? r : set_conf(arg[1]);
+    }
     case FSCTL_FSCK:
         return run_fsck(arg[1]);
     }

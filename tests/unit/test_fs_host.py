@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FS_SOURCES = ["ramdisk", "bio", "writeback", "fs", "inode", "dir", "sysfile", "fsck", "file",
-              "string"]
+              "string", "priv"]
 
 
 @pytest.fixture(scope="module")
