@@ -77,6 +77,15 @@ def _pow2(v: Any) -> str | None:
     return None if v & (v - 1) == 0 else "is not a power of two"
 
 
+def _within(lo: float, hi: float, why: str) -> Callable[[Any], str | None]:
+    """A number in [lo, hi], the range `why` documents (named in the error)."""
+    def check(v: Any) -> str | None:
+        if _num(v) and lo <= v <= hi:
+            return None
+        return f"must be a number from {lo:g} to {hi:g} ({why})"
+    return check
+
+
 def _str(v: Any) -> str | None:
     return None if isinstance(v, str) else "must be a string"
 
@@ -108,7 +117,21 @@ SECTIONS: dict[str, dict[str, Any]] = {
              "transfer_mbs": _pos, "cylinder_sectors": _poscount},
 }
 OPTIONAL_SECTIONS = ("l2",)
-OPTIONAL_KEYS = {"dcache": {"unified": _bool}}
+# Optional fields, each absent from profiles that do not need it, and then
+# not passed to the model, which keeps those profiles' results as they were.
+OPTIONAL_KEYS: dict[str, dict[str, Any]] = {
+    "dcache": {"unified": _bool},
+    # A doubleword load or store's second word (SPARC ldd/std): the MB86900
+    # took one cycle more than for ld/st; more than a few bus cycles for one
+    # more word no processor took.
+    "cpu": {"dword_extra": _within(0, 4, "cycles for a doubleword access's second word")},
+    # Memory time per bus word written, where the memory's write cycle is
+    # slower than its reads stream (the DS3100): one DRAM write cycle of
+    # 1985-1992 parts (150-230 ns for 80-120 ns DRAMs) plus up to a few
+    # cycles of the memory controller's read-modify-write and bus overhead.
+    "memory": {"write_ns": _within(100, 600, "a DRAM write cycle of the period plus "
+                                             "controller overhead, in ns per bus word")},
+}
 FREE_SECTIONS = ("calibration",)     # written by the calibration, not checked
 CACHES = ("icache", "dcache", "l2")
 
@@ -282,6 +305,8 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
             f"load={cpu['load_extra']}", f"store={cpu['store_extra']}",
             f"branch={cpu['branch_extra']}", f"mul={cpu['mul_extra']}",
             f"div={cpu['div_extra']}", f"trap={cpu['trap_extra']}"]
+    if "dword_extra" in cpu:
+        args.append(f"dword={cpu['dword_extra']}")
     if ic["size"]:
         args += [f"ic_size={ic['size']}", f"ic_line={ic['line']}", f"ic_assoc={ic['assoc']}"]
     if dc["size"]:
@@ -296,7 +321,10 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
                  f"l2_ns={l2['latency_ns']}", f"l2_wb={b(l2['write_policy'] == 'write-back')}",
                  f"l2_alloc={b(l2['write_allocate'])}"]
     args += [f"mem_ns={mem['latency_ns']}", f"mem_mbs={mem['bandwidth_mbs']}",
-             f"bus={mem['bus_bytes']}",
+             f"bus={mem['bus_bytes']}"]
+    if "write_ns" in mem:
+        args.append(f"mem_write_ns={mem['write_ns']}")
+    args += [
              f"disk_overhead_us={disk['overhead_us']}", f"disk_seek_ms={disk['seek_ms']}",
              f"disk_rpm={disk['rpm']}", f"disk_mbs={disk['transfer_mbs']}",
              f"disk_cyl_sectors={disk['cylinder_sectors']}"]

@@ -19,14 +19,20 @@
 
 /*
  * Cost classes.  classify() gives an instruction's class: branch, multiply,
- * divide or other.  Loads and stores are not instruction classes but data
+ * divide, doubleword memory access or other.  Loads and stores are not instruction classes but data
  * accesses: their extras are charged per access, when the access happens,
  * so an instruction that touches memory twice (an x86 add to memory, a 68k
  * movem, a RISC-V atomic, a VAX CALLS) pays twice, and one that faults
  * before its access pays nothing for it.
  */
 enum insn_class {
-    CL_OTHER, CL_LOAD, CL_STORE, CL_BRANCH, CL_MUL, CL_DIV, NCLASS
+    CL_OTHER, CL_LOAD, CL_STORE, CL_BRANCH, CL_MUL, CL_DIV,
+    /* A doubleword load or store (SPARC ldd, std): one access, but its
+     * second word takes the bus one more cycle (the MB86900's ldd is 3
+     * cycles to ld's 2, std 4 to st's 3), charged as the class's extra on
+     * top of the access's own load or store extra. */
+    CL_DWORD,
+    NCLASS
 };
 
 /*

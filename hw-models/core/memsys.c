@@ -9,7 +9,11 @@
  *   - a read of B bytes (a line fill, or an uncached load) starts when the
  *     memory is free, and takes latency + B / bandwidth;
  *   - a write of B bytes (a write-back, or one write-buffer entry draining)
- *     takes B / bandwidth: the write buffer hides its latency;
+ *     takes B / bandwidth: the write buffer hides its latency; or, given
+ *     mem_write_ns, that long per bus word, for a memory whose write cycle
+ *     is slower than its reads stream (the DECstation 3100's: its cached
+ *     copy, write-bound, and its uncached one, reads and writes, cannot
+ *     both be met with one rate);
  *   - transfers are whole bus words (bus_bytes), so a byte store costs as
  *     much memory time as a word store.
  * Requests are served in order, so a read miss waits until the writes queued
@@ -41,7 +45,8 @@ struct memsys {
     uint32_t bus;
     unsigned bus_shift;                 /* log2(bus) */
     double khz;                         /* processor clock */
-    uint64_t word_mcyc;                 /* memory time per bus word */
+    uint64_t word_mcyc;                 /* memory time per bus word read */
+    uint64_t wword_mcyc;                /* ... and written */
     uint64_t lat;                       /* memory read latency */
     uint64_t l2_hit;
     uint64_t mem_free;                  /* the memory is busy until then */
@@ -73,6 +78,11 @@ static inline uint64_t xfer(const struct memsys *m, uint32_t bytes)
     return bus_words(m, bytes) * m->word_mcyc;
 }
 
+static inline uint64_t write_xfer(const struct memsys *m, uint32_t bytes)
+{
+    return bus_words(m, bytes) * m->wword_mcyc;
+}
+
 static inline uint32_t bus_round(const struct memsys *m, uint32_t bytes)
 {
     return bus_words(m, bytes) << m->bus_shift;
@@ -88,7 +98,7 @@ static uint64_t mem_read(struct memsys *m, struct counters *c, uint64_t now, uin
 
 static uint64_t mem_write(struct memsys *m, struct counters *c, uint64_t at, uint32_t bytes)
 {
-    uint64_t done = max64(at, m->mem_free) + xfer(m, bytes);
+    uint64_t done = max64(at, m->mem_free) + write_xfer(m, bytes);
     m->mem_free = done;
     c->bytes_out += bus_round(m, bytes);
     return done;
@@ -279,8 +289,8 @@ struct memsys *memsys_new(const struct memsys_params *p, const char **err)
         *err = "mem_mbs (memory bandwidth) must be > 0";
         return NULL;
     }
-    if (p->mem_latency_ns < 0 || p->l2_latency_ns < 0) {
-        *err = "latencies must be >= 0";
+    if (p->mem_latency_ns < 0 || p->l2_latency_ns < 0 || p->mem_write_ns < 0) {
+        *err = "latencies and mem_write_ns must be >= 0";
         return NULL;
     }
     if (p->bus_bytes == 0 || (p->bus_bytes & (p->bus_bytes - 1))) {
@@ -299,6 +309,8 @@ struct memsys *memsys_new(const struct memsys_params *p, const char **err)
     m->bus_shift = __builtin_ctz(p->bus_bytes);
     m->khz = p->clock_mhz * 1000.0;
     m->word_mcyc = (uint64_t)llround(p->bus_bytes * m->khz / p->mem_mbs);
+    m->wword_mcyc = p->mem_write_ns > 0 ? memsys_ns_to_mcyc(m, p->mem_write_ns)
+                                        : m->word_mcyc;
     m->lat = memsys_ns_to_mcyc(m, p->mem_latency_ns);
     m->l2_hit = memsys_ns_to_mcyc(m, p->l2_latency_ns);
     m->wb_n = p->wbuf_entries;

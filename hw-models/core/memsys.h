@@ -19,6 +19,7 @@ struct memsys_params {
     uint32_t wbuf_entries;              /* write buffer depth, 0 = none */
     double clock_mhz;
     double mem_latency_ns, mem_mbs;     /* memory: latency, bandwidth (10^6 B/s) */
+    double mem_write_ns;                /* time per bus word written; 0: as mem_mbs */
     uint32_t bus_bytes;                 /* memory transfers are in these units */
     double l2_latency_ns;               /* an L2 hit */
 };

@@ -47,15 +47,22 @@ void hw_record_model(const char *isa_name)
 {
     const struct hw_params *p = &hw.p;
     const struct memsys_params *m = &p->mem;
+    /* The newer parameters only when set, so that the records of profiles
+     * without them read as before. */
+    char more[96] = "";
+    if (p->extra[CL_DWORD] != 0 || m->mem_write_ns != 0)
+        snprintf(more, sizeof(more), " dword=%g mem_write_ns=%g", p->extra[CL_DWORD],
+                 m->mem_write_ns);
     hw_say("HWMODEL isa=%s clock_mhz=%g cpi=%g load=%g store=%g branch=%g mul=%g div=%g "
            "trap=%g trap_pcs=%d ic=%u/%u/%u dc=%u/%u/%u/%s/%s unified=%d wbuf=%u "
-           "l2=%u/%u/%u mem_ns=%g mem_mbs=%g bus=%u\n",
+           "l2=%u/%u/%u mem_ns=%g mem_mbs=%g bus=%u%s\n",
            isa_name, m->clock_mhz, p->cpi, p->extra[CL_LOAD], p->extra[CL_STORE],
            p->extra[CL_BRANCH], p->extra[CL_MUL], p->extra[CL_DIV], p->trap_cycles,
            p->n_trap_pc, m->ic.size, m->ic.line, m->ic.assoc, m->dc.size, m->dc.line,
            m->dc.assoc, m->dc.write_back ? "wb" : "wt",
            m->dc.write_allocate ? "alloc" : "noalloc", m->unified, m->wbuf_entries,
-           m->l2.size, m->l2.line, m->l2.assoc, m->mem_latency_ns, m->mem_mbs, m->bus_bytes);
+           m->l2.size, m->l2.line, m->l2.assoc, m->mem_latency_ns, m->mem_mbs, m->bus_bytes,
+           more);
 }
 
 #define D(f) (now->f - then->f)

@@ -6,7 +6,9 @@
  * FBfcc, CBccc), jmpl and rett are branches; V8's umul/smul multiply and
  * udiv/sdiv divide (our code is V7 and has none: it calls .umul and .div,
  * whose instructions, mostly MULScc steps and shifts, are charged like any
- * other); save and restore are "other", one cycle like an add.  mem_access()
+ * other); save and restore are "other", one cycle like an add; ldd and std
+ * (and their FPU forms) are doubleword accesses (CL_DWORD), which the
+ * MB86900 took a cycle longer than ld and st.  mem_access()
  * tells the size of a load or store from op3, ldd/std being one 8-byte
  * access; ldstub, swap and alternate-space accesses are left to QEMU.
  *
@@ -61,8 +63,15 @@ static enum insn_class classify(const uint8_t *insn, size_t len)
         default:
             return CL_OTHER;
         }
+    case 3:
+        switch (OP3(w)) {
+        case 0x03: case 0x23: case 0x07: case 0x27:    /* ldd lddf std stdf */
+            return CL_DWORD;        /* the second word's bus cycle */
+        default:
+            return CL_OTHER;        /* other loads and stores: per access */
+        }
     default:
-        return CL_OTHER;                        /* loads and stores: per access */
+        return CL_OTHER;
     }
 }
 

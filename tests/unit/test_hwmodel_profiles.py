@@ -83,6 +83,10 @@ def test_sun4_is_physically_plausible():
     ("size = 65536\nline = 4\nassoc = 1\nwrite_policy",
      "size = 49152\nline = 4\nassoc = 1\nwrite_policy", r"\[dcache\] size = 49152 gives 12288 sets"),
     ("write_buffer = 4", "write_buffer = 1.5", r"\[dcache\] write_buffer = 1.5 must be a whole"),
+    # the optional fields, outside their documented ranges
+    ("trap_extra = 5", "trap_extra = 5\ndword_extra = 9",
+     r"\[cpu\] dword_extra = 9 must be a number from 0 to 4"),
+    ("trap_extra = 5", "trap_extra = 5\nword_extra = 1", r"\[cpu\] unknown field 'word_extra'"),
 ])
 def test_bad_profiles_name_the_field(tmp_path, old, new, message):
     with pytest.raises(SetupError, match=message):
@@ -141,6 +145,27 @@ def test_plugin_args():
     assert "dc_wb=off" in args and "dc_alloc=on" in args and "wbuf=4" in args
     sun4 = hwmodel.plugin_args(hwmodel.load_profile("sun4"), RISCV, Path("/tmp/s.log"))
     assert "unified=on" in sun4 and "dc_wb=on" in sun4
+
+
+def test_optional_fields_reach_the_model_only_when_given(tmp_path):
+    """A profile without dword_extra or write_ns gives the model the same
+    arguments as before they existed (its results stay byte-identical); one
+    with them passes them on."""
+    plain = edit(GOOD, "bus_bytes = 4", "bus_bytes = 4")
+    for opt in ("write_ns", "dword_extra"):
+        plain = re.sub(rf"^{opt} = [^\n]*\n", "", plain, flags=re.M)
+    args = hwmodel.plugin_args(load_text(tmp_path, plain), RISCV, Path("/tmp/x.log"))
+    assert not any(a.startswith(("dword=", "mem_write_ns=")) for a in args)
+    both = edit(edit(plain, "bus_bytes = 4", "bus_bytes = 4\nwrite_ns = 390"),
+                "trap_extra = 5", "trap_extra = 5\ndword_extra = 1")
+    args = hwmodel.plugin_args(load_text(tmp_path, both), RISCV, Path("/tmp/x.log"))
+    assert "mem_write_ns=390" in args and "dword=1" in args
+    hw = load_text(tmp_path, plain, {"memory.write_ns": 250})    # as a sweep would
+    assert "mem_write_ns=250" in hwmodel.plugin_args(hw, RISCV, Path("/tmp/x.log"))
+    for bad in (40, 1000, "slow"):
+        with pytest.raises(SetupError, match=rf"\[memory\] write_ns = {bad!r} must be a "
+                                             r"number from 100 to 600 \(a DRAM write cycle"):
+            load_text(tmp_path, plain, {"memory.write_ns": bad})
 
 
 def test_model_arguments_come_from_the_registry(tmp_path, monkeypatch):
