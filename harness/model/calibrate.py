@@ -18,6 +18,15 @@ They are fitted to exactly two of the paper's numbers per machine:
     uncached column depends on the bandwidth, and it alone is fitted; the
     cached column is then a prediction, printed beside the paper's.
 
+A write-through machine whose memory writes a word more slowly than it
+streams one in (the DECstation 3100: profile field `memory.write_ns`) has a
+third free parameter, and it is fitted like the others: its cached copy is
+paced by the write cycle alone and its uncached one by reads and writes, so
+the write time is fitted to the cached column and the bandwidth, now the
+read path's, to the uncached one.  Each stays within its documented range
+(hwmodel.OPTIONAL_KEYS); a fit that would need a value outside it stops
+there and says so.
+
 Everything else the model produces is a prediction: getpid, cswitch,
 select, read from the file cache, and the rest.
 
@@ -29,7 +38,7 @@ ISA, is rated by that same 780 time for the same number of iterations
 (hwmodel.mips_rating), so the MicroVAX II fitted to 0.9 reads 0.9 and the
 others are on its scale.
 
-The fit is Broyden's method on the logarithms of the two parameters; each
+The fit is Broyden's method on the logarithms of the parameters; each
 step boots QEMU once (a few seconds).  It writes the fitted values back
 into the profile (with a [calibration] section saying what was fitted, to
 what, and what came out) and everything to results/calibration-<name>.json.
@@ -64,6 +73,11 @@ BCOPY_CMD = suite.BY_NAME["bcopy"].short_command     # 1 MB: bigger than any of 
 rating = hwmodel.mips_rating       # MIPS relative to a VAX-11/780
 
 
+WRITE_NS = "memory.write_ns"
+# Its documented range (hwmodel.OPTIONAL_KEYS checks it; the fit keeps to it).
+WRITE_NS_RANGE = (100.0, 600.0)
+
+
 @dataclass
 class Point:
     cpi: float
@@ -71,6 +85,7 @@ class Point:
     mips: float
     bcopy_cached: float
     bcopy_uncached: float
+    write_ns: float | None = None   # fitted only where the profile has memory.write_ns
 
 
 @dataclass
@@ -105,9 +120,13 @@ def targets(hw: hwmodel.HwProfile) -> Targets:
 last_provenance: dict = {}
 
 
-def measure(name: str, cpi: float, bw: float, arch: str = "riscv") -> Point:
+def measure(name: str, cpi: float, bw: float, arch: str = "riscv",
+            write_ns: float | None = None) -> Point:
+    overrides = {"cpu.cpi": cpi, "memory.bandwidth_mbs": bw}
+    if write_ns is not None:
+        overrides[WRITE_NS] = write_ns
     run = run_model(name, [MIPS_CMD, BCOPY_CMD], arch=arch, tag="calibrate",
-                    overrides={"cpu.cpi": cpi, "memory.bandwidth_mbs": bw})
+                    overrides=overrides)
     last_provenance.clear()
     last_provenance.update(run.provenance)
     m = run.result("mips", "integer")
@@ -115,7 +134,16 @@ def measure(name: str, cpi: float, bw: float, arch: str = "riscv") -> Point:
     cached = run.result("bcopy", "cached").mb_per_s
     uncached = run.result("bcopy", "uncached").mb_per_s
     assert cached is not None and uncached is not None
-    return Point(cpi, bw, mips, cached, uncached)
+    return Point(cpi, bw, mips, cached, uncached, write_ns)
+
+
+def fits_write_cycle(hw: hwmodel.HwProfile) -> bool:
+    """Whether memory.write_ns is fitted too: a write-through cache whose
+    memory has its own write time, so the cached copy measures the writes
+    and the uncached one the reads besides."""
+    dc = hw.data["dcache"]
+    return ("write_ns" in hw.data["memory"] and dc["size"] != 0
+            and dc["write_policy"] == "write-through")
 
 
 def cached_copy_uses_memory(hw: hwmodel.HwProfile) -> bool:
@@ -162,6 +190,8 @@ def fit(name: str, say=print, arch: str = "riscv") -> Fit:
     t = targets(hw)
     history: list[Point] = []
     columns = fitted_columns(hw)
+    if fits_write_cycle(hw):
+        return _fit_with_write_cycle(hw, t, history, say, arch)
     probe = fit_cpi(name, BW_CAP, hw.get("cpu.cpi"), t, history, say, arch)
     slow = [c for c in columns if getattr(probe, f"bcopy_{c}") < getattr(t, f"bcopy_{c}") * 1.05]
     reach = [c for c in columns if c not in slow]
@@ -188,50 +218,101 @@ def fit(name: str, say=print, arch: str = "riscv") -> Fit:
     return Fit(p, history, t, reach, why)
 
 
+def _fit_with_write_cycle(hw: hwmodel.HwProfile, t: Targets, history: list[Point],
+                          say, arch: str) -> Fit:
+    """CPI to Table 1, write time to the cached column, bandwidth to the
+    uncached one (fits_write_cycle), within the write time's documented
+    range and BW_CAP; where the fit runs into a bound it stops and says so."""
+    lo, hi = WRITE_NS_RANGE
+    x = [math.log(hw.get("cpu.cpi")), math.log(hw.get("memory.bandwidth_mbs")),
+         math.log(min(max(hw.get(WRITE_NS), lo), hi))]
+    bounds = [(-math.inf, math.inf), (-math.inf, math.log(BW_CAP)),
+              (math.log(lo), math.log(hi))]
+    # the cached copy is paced by the write time (slope about -1 once
+    # write-bound), the uncached one by reads and writes alike
+    jac = [[-1.0, 0.0, 0.0], [-0.3, 0.5, -0.5], [-0.3, 0.0, -0.9]]
+    p, converged = _broyden(hw.name, x, ["uncached", "cached"], t, history, say, arch,
+                            jac, bounds)
+    why = ""
+    if not converged:
+        why = (f"the fit stopped at the edge of the documented ranges (memory.write_ns "
+               f"{lo:g}-{hi:g} ns, bandwidth up to {BW_CAP:g} MB/s): meeting Table 5 would "
+               f"need a value outside them, which the profile does not take")
+        say(f"  {why}")
+    return Fit(p, history, t, ["cached", "uncached"], why)
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """a x = b by Gaussian elimination with partial pivoting (n is 2 or 3)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(m[r][col]))
+        if abs(m[piv][col]) < 1e-9:
+            raise HarnessError("calibration: the fit lost its way (singular Jacobian)")
+        m[col], m[piv] = m[piv], m[col]
+        for r in range(n):
+            if r != col:
+                k = m[r][col] / m[col][col]
+                m[r] = [v - k * w for v, w in zip(m[r], m[col])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
 def _broyden(name: str, x: list[float], columns: list[str], t: Targets,
-             history: list[Point], say, arch: str) -> tuple[Point, bool]:
-    """Broyden's method on (log cpi, log bandwidth) -> (log MIPS error, mean
-    log error of the bcopy `columns`), from x.  (last point, converged?):
-    within 1% of the targets, or within 5% when the steps run out.  Stops
-    early when the bandwidth is at BW_CAP and the copy still too slow."""
+             history: list[Point], say, arch: str,
+             jac: list[list[float]] | None = None,
+             bounds: list[tuple[float, float]] | None = None) -> tuple[Point, bool]:
+    """Broyden's method on the logarithms of the parameters x (cpi,
+    bandwidth[, write time]) -> the log errors (MIPS, then the bcopy
+    `columns`).  With two parameters the second error is the mean of the
+    columns' (columns scale alike with bandwidth, so the least-squares
+    bandwidth zeroes their mean error); with three, one error per column,
+    in the order given.  (last point, converged?): within 1% of the
+    targets, or within 5% when the steps run out.  Stops early when the
+    bandwidth is at BW_CAP and the copy still too slow, or when a step
+    would leave `bounds` (then not converged)."""
+    n = len(x)
     cap = math.log(BW_CAP)
+    bounds = bounds or [(-math.inf, math.inf), (-math.inf, cap)]
 
     def f(p: Point) -> list[float]:
-        # columns scale alike with bandwidth, so the least-squares bandwidth
-        # zeroes their mean error
         errs = [math.log(getattr(p, f"bcopy_{c}") / getattr(t, f"bcopy_{c}")) for c in columns]
-        return [math.log(p.mips / t.mips), sum(errs) / len(errs)]
+        head = [math.log(p.mips / t.mips)]
+        return head + errs if n == 3 else head + [sum(errs) / len(errs)]
+
+    def at(x: list[float]) -> Point:
+        return measure(name, math.exp(x[0]), math.exp(x[1]), arch,
+                       math.exp(x[2]) if n == 3 else None)
 
     # d(log MIPS)/d(log cpi) is about -1; the copy rate rises with bandwidth
     # and falls a little with CPI.
-    jac = [[-1.0, 0.0], [-0.3, 0.8]]
-    p = measure(name, math.exp(x[0]), math.exp(x[1]), arch)
+    jac = [row[:] for row in (jac or [[-1.0, 0.0], [-0.3, 0.8]])]
+    p = at(x)
     history.append(p)
     fx = f(p)
     say(_progress(p, t))
     for _ in range(MAX_STEPS):
         if all(abs(v) < math.log1p(TOLERANCE) for v in fx):
             return p, True
-        det = jac[0][0] * jac[1][1] - jac[0][1] * jac[1][0]
-        if abs(det) < 1e-9:
-            raise HarnessError("calibration: the fit lost its way (singular Jacobian)")
-        dx = [-(jac[1][1] * fx[0] - jac[0][1] * fx[1]) / det,
-              -(-jac[1][0] * fx[0] + jac[0][0] * fx[1]) / det]
+        dx = [-d for d in _solve(jac, fx)]
         limit = math.log(3.0)
         dx = [max(-limit, min(limit, d)) for d in dx]
         if x[1] >= cap - 1e-9 and dx[1] >= 0 and fx[1] < 0:
             return p, False             # more memory would not help: processor-bound
-        dx[1] = min(dx[1], cap - x[1])
-        x = [x[0] + dx[0], x[1] + dx[1]]
-        p = measure(name, math.exp(x[0]), math.exp(x[1]), arch)
+        for i, (lo, hi) in enumerate(bounds):
+            dx[i] = min(max(x[i] + dx[i], lo), hi) - x[i]
+        if sum(d * d for d in dx) < 1e-12:
+            return p, False             # at the edge of the ranges, pushing on
+        x = [x[i] + dx[i] for i in range(n)]
+        p = at(x)
         history.append(p)
         fnew = f(p)
         say(_progress(p, t))
-        df = [fnew[0] - fx[0], fnew[1] - fx[1]]
-        norm = dx[0] ** 2 + dx[1] ** 2
-        for i in range(2):
-            resid = df[i] - (jac[i][0] * dx[0] + jac[i][1] * dx[1])
-            for j in range(2):
+        df = [fnew[i] - fx[i] for i in range(n)]
+        norm = sum(d * d for d in dx)
+        for i in range(n):
+            resid = df[i] - sum(jac[i][j] * dx[j] for j in range(n))
+            for j in range(n):
                 jac[i][j] += resid * dx[j] / norm
         fx = fnew
     return p, all(abs(v) < math.log1p(0.05) for v in fx)
@@ -262,7 +343,8 @@ def fit_cpi(name: str, bw: float, cpi: float, t: Targets, history: list[Point],
 
 
 def _progress(p: Point, t: Targets) -> str:
-    return (f"  cpi {p.cpi:.4f}  bandwidth {p.bandwidth_mbs:.3f} MB/s  ->  "
+    wns = f"  write {p.write_ns:.1f} ns/word" if p.write_ns is not None else ""
+    return (f"  cpi {p.cpi:.4f}  bandwidth {p.bandwidth_mbs:.3f} MB/s{wns}  ->  "
             f"MIPS {p.mips:.3f} ({t.mips:g}), bcopy cached {p.bcopy_cached:.3f} "
             f"({t.bcopy_cached:g}), uncached {p.bcopy_uncached:.3f} ({t.bcopy_uncached:g}) MB/s")
 
@@ -308,6 +390,11 @@ def write_back(hw: hwmodel.HwProfile, f: Fit, today: str) -> None:
                        count=1, flags=re.M)
     if n1 != 1 or n2 != 1:
         raise HarnessError(f"{hw.path}: cannot find the cpi and bandwidth_mbs lines")
+    if p.write_ns is not None:
+        text, n3 = re.subn(r"^write_ns = [^\n]*$", f"write_ns = {p.write_ns:.1f}".ljust(28) + note,
+                           text, count=1, flags=re.M)
+        if n3 != 1:
+            raise HarnessError(f"{hw.path}: cannot find the write_ns line")
     text = re.sub(r"\n*^\[calibration\]$.*\Z", "\n", text, flags=re.S | re.M)
     fitted_cols = {2: "both columns, least squares",
                    1: f"the {''.join(f.columns)} column only", 0: "neither column"}[len(f.columns)]
@@ -318,6 +405,12 @@ def write_back(hw: hwmodel.HwProfile, f: Fit, today: str) -> None:
         bound = "\n# Out of reach: " + "\n#   ".join(textwrap.wrap(f.processor_bound, 66)) + "."
     missed = misses(hw, f)
     fitted = "cpu.cpi and memory.bandwidth_mbs" if f.columns else "cpu.cpi"
+    write_line = ""
+    if p.write_ns is not None:
+        fitted = "cpu.cpi, memory.bandwidth_mbs and memory.write_ns"
+        fitted_cols = ("both columns, one parameter each\n# (the cached, write-bound, to "
+                       "memory.write_ns; the uncached to memory.bandwidth_mbs)")
+        write_line = f"write_ns = {p.write_ns:.1f}\n"
     section = f"""
 [calibration]
 # Written by `python3 -m harness calibrate --profile {hw.name}`; do not edit.
@@ -332,7 +425,7 @@ bcopy_uncached_target = {t.bcopy_uncached:g}
 bcopy_uncached = {p.bcopy_uncached:.3f}
 bcopy_cached_paper = {t.bcopy_cached:g}
 bcopy_cached = {p.bcopy_cached:.3f}
-"""
+{write_line}"""
     hw.path.write_text(text.rstrip("\n") + "\n" + section)
     hwmodel.load_profile(hw.name, path=hw.path)   # still valid?
 
@@ -357,7 +450,8 @@ def calibrate(names: list[str], write: bool = True, out: Path | None = None,
                "reference": reference(),
                "provenance": dict(last_provenance)}
         summary[name] = rec
-        say(f"  fitted cpi = {p.cpi:.4f}, bandwidth = {p.bandwidth_mbs:.3f} MB/s; "
+        wns = f", write {p.write_ns:.1f} ns per word" if p.write_ns is not None else ""
+        say(f"  fitted cpi = {p.cpi:.4f}, bandwidth = {p.bandwidth_mbs:.3f} MB/s{wns}; "
             f"MIPS {p.mips:.2f} vs {t.mips:g} ({error(p.mips, t.mips):+.1%}), "
             f"uncached {p.bcopy_uncached:.2f} vs {t.bcopy_uncached:g} "
             f"({error(p.bcopy_uncached, t.bcopy_uncached):+.1%}), cached "

@@ -290,6 +290,28 @@ def test_calibration_writes_only_the_two_free_parameters(tmp_path):
     assert "# Facts and where they come from" in path.read_text()
 
 
+def test_calibration_writes_the_write_cycle_where_it_is_fitted(tmp_path):
+    """The DS3100's memory.write_ns is a third free parameter, fitted to the
+    cached column; it goes back into its line like cpi and bandwidth_mbs."""
+    from harness.model import calibrate
+    path = tmp_path / "ds3100.toml"
+    path.write_text(GOOD)
+    hw = hwmodel.load_profile("ds3100", path=path)
+    assert calibrate.fits_write_cycle(hw)
+    assert not calibrate.fits_write_cycle(hwmodel.load_profile("m2000"))
+    assert not calibrate.fits_write_cycle(hwmodel.load_profile("sun4"))   # write-back
+    p = calibrate.Point(cpi=1.9, bandwidth_mbs=27.5, mips=13.0, bcopy_cached=10.2,
+                        bcopy_uncached=5.1, write_ns=388.25)
+    calibrate.write_back(hw, calibrate.Fit(p, [p], calibrate.targets(hw),
+                                           ["cached", "uncached"]), "2000-01-01")
+    text = path.read_text()
+    new = hwmodel.load_profile("ds3100", path=path)
+    assert new.get("memory.write_ns") == 388.2 or new.get("memory.write_ns") == 388.3
+    assert re.search(r"^write_ns = 388\.[23] +# CALIBRATED 2000-01-01", text, re.M)
+    assert "Fitted: cpu.cpi, memory.bandwidth_mbs and memory.write_ns" in text
+    assert new.data["calibration"]["write_ns"] == new.get("memory.write_ns")
+
+
 def test_mips_rating_reference():
     # The 780 does one iteration in VAX_MIPS_INSNS_PER_ITER / 0.47 us; a
     # machine that takes a tenth of that per iteration is rated 10, whatever
