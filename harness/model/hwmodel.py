@@ -10,7 +10,8 @@ instruction class, trap entry), caches, memory, disk.  Every field is
 required, so a typo or a forgotten field is caught here, with a message that
 names the field, before QEMU starts; the model (hw-models/core/) checks
 again.  `overrides` ({"memory.bandwidth_mbs": 8.0}) change fields for sweeps
-and calibration and are validated the same way.  The profile "none"
+and calibration and are validated the same way; None takes a field out
+(an optional one: a required one is then missing).  The profile "none"
 (`model = false`) has no model: only its name, rating and note.
 
 What differs per ISA (the trap vector, guest RAM, which back end carries the
@@ -200,7 +201,10 @@ def load_profile(name: str, overrides: dict[str, Any] | None = None,
         target = data.setdefault(section, {}) if section else data
         if not isinstance(target, dict):
             raise SetupError(f"profile {name!r}: cannot override {dotted}")
-        target[key] = value
+        if value is None:                   # an optional field, taken out
+            target.pop(key, None)
+        else:
+            target[key] = value
     problem = validate(data)
     if problem:
         raise SetupError(f"profile {name!r} ({_rel(path)}): {problem}")

@@ -164,9 +164,11 @@ def test_lower_bandwidth_never_makes_bcopy_faster():
 @pytest.mark.parametrize("arch", MODEL_ARCHES)
 def test_no_cache_bandwidth_doubling_doubles_copy_rate(arch):
     # (and no extra cycles per load or store: the copy loop's own time is not
-    # what this measures, and on the Sun-4's profile it would be a tenth)
+    # what this measures, and on the Sun-4's profile it would be a tenth; and
+    # no write cycle of its own, as the DS3100 has, which does not scale)
     no_cache = {"icache.size": 0, "dcache.size": 0, "l2.size": 0, "memory.latency_ns": 0,
-                "cpu.load_extra": 0, "cpu.store_extra": 0}
+                "cpu.load_extra": 0, "cpu.store_extra": 0, "cpu.dword_extra": None,
+                "memory.write_ns": None}
     slow = bcopy_rates("hw-nocache-2", 2, no_cache, arch)["uncached"]
     fast = bcopy_rates("hw-nocache-4", 4, no_cache, arch)["uncached"]
     assert 1.8 < fast / slow <= 2.0
@@ -333,3 +335,39 @@ def test_mips_tlb_refills_are_traps_charged_as_code():
     assert refill.space == "kernel" and refill.exec_cycles > 0
     assert refill.insns == pytest.approx(20 * refills, rel=0.05)  # the handler's 20
 
+
+
+def test_write_cycle_paces_writes_and_nothing_else():
+    """memory.write_ns (the DS3100's slow write cycle) changes only time:
+    the same accesses, misses and bytes, and both copies slower; every word
+    written through to memory holds it for a write cycle, so no copy takes
+    less time than its words written times write_ns."""
+    def copy(write_ns):
+        o = {"memory.write_ns": write_ns, "memory.bandwidth_mbs": 40}
+        results, regions = run_model(f"hw-write-{write_ns}", ["bcopy -c 8K -u 64K -n 3"],
+                                     profile="ds3100", overrides=o, arch="mips")
+        return {j.result.case: j for j in hwmodel.join(results, regions)}
+    fast, slow = copy(150), copy(500)
+    for case in ("cached", "uncached"):
+        for k in ("insns", "loads", "stores", "dmiss", "bytes_in", "bytes_out"):
+            assert fast[case].per_op(k) == slow[case].per_op(k), (case, k)
+        assert slow[case].result.mb_per_s < fast[case].result.mb_per_s, case
+        r = slow[case].result
+        ns_per_copy = (r.ns - r.loop_ns) / r.iters
+        assert ns_per_copy >= slow[case].per_op("bytes_out") / 4 * 500, case
+
+
+def test_sparc_doubleword_access_costs_its_extra():
+    """cpu.dword_extra is charged once per ldd or std executed, and only
+    there: the same instructions, and at least the window handlers' eight
+    doubleword moves per overflow or underflow trap more cycles each."""
+    def cswitch(extra):
+        results, regions = run_model(f"hw-dword-{extra}", ["cswitch -n 20"], arch="sparc",
+                                     overrides={"cpu.dword_extra": extra})
+        return hwmodel.join(results, regions)[0]
+    none, one = cswitch(0), cswitch(1)
+    assert none.per_op("insns") == one.per_op("insns")
+    static = [j.per_op("cycles") - j.per_op("stall_cycles") for j in (none, one)]
+    dwords = static[1] - static[0]
+    assert dwords >= 8 * (one.per_op("wovf") + one.per_op("wunf")), dwords
+    assert dwords < one.per_op("loads") + one.per_op("stores")
