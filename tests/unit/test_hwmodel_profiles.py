@@ -68,6 +68,21 @@ def test_sun4_is_physically_plausible():
     assert cpu["mul_extra"] == 0 and cpu["div_extra"] == 0      # V7: no such instructions
 
 
+def test_ds3100_is_physically_plausible():
+    """The DECstation on MIPS with its fitted write cycle: a memory that takes
+    time to answer a read, a read path the 32-bit 16.67 MHz bus could carry
+    (66.7 MB/s), and a word written more slowly than one read streams in
+    (the reason the profile has a write cycle at all), within its range."""
+    hw = hwmodel.load_profile("ds3100")
+    mem, cpu = hw.data["memory"], hw.data["cpu"]
+    assert hw.isa == "mips" and mem["latency_ns"] > 0
+    assert 0 < mem["bandwidth_mbs"] <= mem["bus_bytes"] * cpu["clock_mhz"]
+    read_word_ns = mem["bus_bytes"] / mem["bandwidth_mbs"] * 1000
+    assert read_word_ns < mem["write_ns"]
+    assert hwmodel.OPTIONAL_KEYS["memory"]["write_ns"](mem["write_ns"]) is None
+    assert hw.data["calibration"]["not_within_5_percent"] == []
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("cpi = ", "# cpi = ", r"\[cpu\] cpi is missing"),
     ("line = 4\nassoc = 1\nwrite_policy", "line = 24\nassoc = 1\nwrite_policy",
