@@ -74,8 +74,7 @@ rating = hwmodel.mips_rating       # MIPS relative to a VAX-11/780
 
 
 WRITE_NS = "memory.write_ns"
-# Its documented range (hwmodel.OPTIONAL_KEYS checks it; the fit keeps to it).
-WRITE_NS_RANGE = (100.0, 600.0)
+WRITE_NS_RANGE = hwmodel.WRITE_NS_RANGE     # documented there; the fit keeps to it
 
 
 @dataclass

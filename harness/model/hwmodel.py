@@ -118,6 +118,11 @@ SECTIONS: dict[str, dict[str, Any]] = {
              "transfer_mbs": _pos, "cylinder_sectors": _poscount},
 }
 OPTIONAL_SECTIONS = ("l2",)
+# The documented ranges of the optional fields below (calibrate.py keeps a
+# fitted write_ns inside its range).
+DWORD_EXTRA_RANGE = (0.0, 4.0)
+WRITE_NS_RANGE = (100.0, 600.0)
+
 # Optional fields, each absent from profiles that do not need it, and then
 # not passed to the model, which keeps those profiles' results as they were.
 OPTIONAL_KEYS: dict[str, dict[str, Any]] = {
@@ -125,13 +130,14 @@ OPTIONAL_KEYS: dict[str, dict[str, Any]] = {
     # A doubleword load or store's second word (SPARC ldd/std): the MB86900
     # took one cycle more than for ld/st; more than a few bus cycles for one
     # more word no processor took.
-    "cpu": {"dword_extra": _within(0, 4, "cycles for a doubleword access's second word")},
+    "cpu": {"dword_extra": _within(*DWORD_EXTRA_RANGE,
+                                   "cycles for a doubleword access's second word")},
     # Memory time per bus word written, where the memory's write cycle is
     # slower than its reads stream (the DS3100): one DRAM write cycle of
     # 1985-1992 parts (150-230 ns for 80-120 ns DRAMs) plus up to a few
     # cycles of the memory controller's read-modify-write and bus overhead.
-    "memory": {"write_ns": _within(100, 600, "a DRAM write cycle of the period plus "
-                                             "controller overhead, in ns per bus word")},
+    "memory": {"write_ns": _within(*WRITE_NS_RANGE, "a DRAM write cycle of the period "
+                                   "plus controller overhead, in ns per bus word")},
 }
 FREE_SECTIONS = ("calibration",)     # written by the calibration, not checked
 CACHES = ("icache", "dcache", "l2")

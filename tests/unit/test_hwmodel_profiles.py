@@ -349,3 +349,42 @@ def test_sweep_values_and_refusals():
     assert "ds3100.toml" not in str(e.value)
     with pytest.raises(HarnessError, match="unknown benchmark 'lat_fs'"):
         sweep.sweep("ds3100", "memory.bandwidth_mbs", [4], ["lat_fs"])
+
+
+def _fake_ds3100(monkeypatch, cached_words_per_write=1.0):
+    """calibrate.measure replaced by a write-through machine in closed form:
+    MIPS inversely proportional to the CPI, a cached copy paced by the
+    write cycle, an uncached one by the write cycle, 100 ns and a word at
+    the bandwidth."""
+    from harness.model import calibrate
+    calls = []
+
+    def measure(name, cpi, bw, arch="riscv", write_ns=None):
+        calls.append((cpi, bw, write_ns))
+        cached = 4e3 / (write_ns * cached_words_per_write)
+        uncached = 4e3 / (write_ns + 100 + 4e3 / bw)
+        return calibrate.Point(cpi, bw, 13 * 1.9 / cpi, cached, uncached, write_ns)
+    monkeypatch.setattr(calibrate, "measure", measure)
+    return calibrate, calls
+
+
+def test_write_cycle_fit_meets_all_three_targets(monkeypatch):
+    calibrate, calls = _fake_ds3100(monkeypatch)
+    f = calibrate.fit("ds3100", say=lambda *_: None, arch="mips")
+    p = f.point
+    assert f.processor_bound == "" and f.columns == ["cached", "uncached"]
+    assert p.mips == pytest.approx(13, rel=0.01)
+    assert p.bcopy_cached == pytest.approx(10.2, rel=0.01)
+    assert p.bcopy_uncached == pytest.approx(5.1, rel=0.01)
+    assert p.write_ns == pytest.approx(4e3 / 10.2, rel=0.01)      # 392 ns
+    assert all(w is not None for _, _, w in calls)
+
+
+def test_write_cycle_fit_refuses_an_implausible_value(monkeypatch):
+    """A cached copy that would need a write cycle under 100 ns: the fit
+    stays in the documented range and says why it missed."""
+    calibrate, calls = _fake_ds3100(monkeypatch, cached_words_per_write=5.0)
+    f = calibrate.fit("ds3100", say=lambda *_: None, arch="mips")
+    assert "edge of the documented ranges" in f.processor_bound
+    assert min(w for _, _, w in calls) >= 100 - 1e-9
+    assert "bcopy_cached" in calibrate.misses(hwmodel.load_profile("ds3100"), f)
