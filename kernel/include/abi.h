@@ -87,6 +87,9 @@ struct dirent {
 #define FSCTL_SETCONF 2         /* arg: struct fsconf * to apply (get, change, set) */
 #define FSCTL_FSCK    3         /* arg: struct fsckinfo * or 0; returns the number
                                  * of problems found (and prints them)        */
+#define FSCTL_DROPCACHE 4       /* arg unused: write back every dirty block, then
+                                 * empty the buffer cache (EBUSY if a block is
+                                 * in use)                                    */
 
 /* Write policies (kernel/port/writeback.c). */
 #define POLICY_SYNC         0   /* UNIX: metadata written at once, data on close */

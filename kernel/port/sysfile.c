@@ -483,6 +483,12 @@ int32 sys_fsctl(const uint32 *arg)
     }
     case FSCTL_FSCK:
         return run_fsck(arg[1]);
+    case FSCTL_DROPCACHE:
+        /* Resizing to the same size writes back every dirty block and
+         * starts the cache empty: the next read of any block goes to the
+         * disk (cold-file reads, docs/measure.md).  Any process may ask;
+         * the kernel has no privileged users yet. */
+        return bcache_resize(bcache_size());
     }
     return -EINVAL;
 }
