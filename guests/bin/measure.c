@@ -1,0 +1,587 @@
+/*
+ * measure: the standard OS measurement suite's microbenchmarks, one
+ * program with a subcommand per benchmark (docs/measure.md), so that the
+ * suite adds one file to /bin and not ten (each file moves the file
+ * benchmarks' blocks a little).
+ *
+ * The methods are those of the two source documents: a CSE 221 course
+ * project (shared/papers/002: time-counter read, loop overhead, procedure
+ * call with 0-7 arguments, system call, process creation, RAM latency per
+ * array size, RAM read and write bandwidth) and Chen et al., SOSP 1995
+ * (shared/papers/004: the Null and Syscall benchmarks, Exec, memory access
+ * time against array size with a 128-byte stride, the buffer-cache test
+ * re-reading 128 recently created 4 KB files, the meta-data test creating
+ * 128 empty files).  Every case warms up first, times N operations and an
+ * empty loop of the same count, and prints the raw totals on a RESULT line
+ * (docs/protocol.md); the harness divides and subtracts.
+ *
+ *   measure timer   [-n N]    bench=timer    cases clock, loop
+ *   measure call    [-n N]    bench=call     cases a0 .. a7
+ *   measure syscall [-n N]    bench=syscall  cases getpid, dup2
+ *   measure proc    [-n N]    bench=proc     cases forkexit, forkexec, exec
+ *   measure memlat  [-n REFS] bench=memlat   cases s128-512 .. s128-4m, s4-512 .. s4-4m
+ *   measure membw   [-n PASSES] bench=membw  cases read, write
+ *   measure bufcache [-n PASSES] bench=bufcache cases warm, cold
+ *   measure metadata          bench=metadata cases sync, delayed
+ *   measure nop               exits at once: the trivial program `proc` execs
+ *
+ * `proc`'s exec case runs last: the process execs itself N times (the
+ * internal subcommand `execchain` carries the count and the start time in
+ * its arguments), and the last image prints the RESULT line.
+ */
+#include "user.h"
+#include "bench.h"
+#include "fsutil.h"
+
+#define SELF "/bin/measure"
+
+static const char *prog = "measure";
+
+static void die(const char *what)
+{
+    fprintf(2, "%s: %s: %s\n", prog, what, strerror(errno));
+    exit(1);
+}
+
+/* The RESULT line of one case: timed span t, empty span e. */
+static void report(const char *bench, const char *casename, uint32_t iters, uint32_t bytes,
+                   const struct bench_span *t, const struct bench_span *e, const char *extra)
+{
+    struct bench_result r = {
+        .bench = bench, .casename = casename, .iters = iters, .bytes = bytes,
+        .ns = t->ns, .loop_ns = e->ns, .insns = t->insns, .loop_insns = e->insns,
+        .extra = extra,
+    };
+    bench_report(&r);
+}
+
+/* The empty loop every case subtracts: n iterations of nothing but the
+ * counter, which the asm keeps the compiler from removing. */
+static void empty_loop(struct bench_span *e, int k, uint32_t n)
+{
+    bench_span_begin(e, BENCH_EMPTY(k));
+    for (uint32_t i = 0; i < n; i++)
+        asm volatile("" : : "r"(i));
+    bench_span_end(e, BENCH_EMPTY(k));
+}
+
+/* The "empty loop" of a case that subtracts only the two clock reads. */
+static void no_loop(struct bench_span *e, int k)
+{
+    bench_span_begin(e, BENCH_EMPTY(k));
+    bench_span_end(e, BENCH_EMPTY(k));
+}
+
+/* ---------------------------------------------------------------- timer */
+
+/* 002, 1a: the cost of reading the time counter (`clock`: one
+ * bench_now_ns(), the clock every benchmark reads), and of one iteration
+ * of a minimal loop (`loop`: the timed span is the loop, the "empty" span
+ * the same two clock reads around no loop at all, so what is subtracted is
+ * the reading, not a loop). */
+static void cmd_timer(uint32_t n)
+{
+    struct bench_span t, e;
+    for (uint32_t i = 0; i < 1000; i++)
+        bench_now_ns();
+
+    bench_span_begin(&t, BENCH_TIMED(1));
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t now = bench_now_ns();
+        asm volatile("" : : "r"(i), "r"((uint32_t)now));
+    }
+    bench_span_end(&t, BENCH_TIMED(1));
+    empty_loop(&e, 1, n);
+    report("timer", "clock", n, 0, &t, &e, 0);
+
+    bench_span_begin(&t, BENCH_TIMED(2));
+    for (uint32_t i = 0; i < n; i++)
+        asm volatile("" : : "r"(i));
+    bench_span_end(&t, BENCH_TIMED(2));
+    no_loop(&e, 2);                            /* the reads alone */
+    report("timer", "loop", n, 0, &t, &e, 0);
+}
+
+/* ---------------------------------------------------------------- call */
+
+/* 002, 1b: procedure calls with 0 to 7 integer arguments.  noipa keeps
+ * GCC from inlining them, cloning them or dropping the unused arguments,
+ * so each call passes every argument the C says it does. */
+#define CALLEE __attribute__((noipa))
+CALLEE static void f0(void) {}
+CALLEE static void f1(int a) {}
+CALLEE static void f2(int a, int b) {}
+CALLEE static void f3(int a, int b, int c) {}
+CALLEE static void f4(int a, int b, int c, int d) {}
+CALLEE static void f5(int a, int b, int c, int d, int e) {}
+CALLEE static void f6(int a, int b, int c, int d, int e, int f) {}
+CALLEE static void f7(int a, int b, int c, int d, int e, int f, int g) {}
+
+#define CALL_CASE(k, call)                                          \
+    do {                                                            \
+        for (uint32_t i = 0; i < 1000; i++)                         \
+            call;                                                   \
+        bench_span_begin(&t, BENCH_TIMED(k + 1));                   \
+        for (uint32_t i = 0; i < n; i++) {                          \
+            call;                                                   \
+            asm volatile("" : : "r"(i));                            \
+        }                                                           \
+        bench_span_end(&t, BENCH_TIMED(k + 1));                     \
+        empty_loop(&e, k + 1, n);                                   \
+        report("call", "a" #k, n, 0, &t, &e, 0);                    \
+    } while (0)
+
+static void cmd_call(uint32_t n)
+{
+    struct bench_span t, e;
+    CALL_CASE(0, f0());
+    CALL_CASE(1, f1(i));
+    CALL_CASE(2, f2(i, i));
+    CALL_CASE(3, f3(i, i, i));
+    CALL_CASE(4, f4(i, i, i, i));
+    CALL_CASE(5, f5(i, i, i, i, i));
+    CALL_CASE(6, f6(i, i, i, i, i, i));
+    CALL_CASE(7, f7(i, i, i, i, i, i, i));
+}
+
+/* ---------------------------------------------------------------- syscall */
+
+/* 002, 1c and Chen's Syscall: the cheapest call into the kernel (getpid),
+ * and one that always does work there and cannot be cached (Chen used
+ * dup(); dup2 onto the last descriptor is the same work in one call that
+ * can repeat forever). */
+static void cmd_syscall(uint32_t n)
+{
+    struct bench_span t, e;
+    for (uint32_t i = 0; i < 1000; i++)
+        getpid();
+    bench_span_begin(&t, BENCH_TIMED(1));
+    for (uint32_t i = 0; i < n; i++) {
+        getpid();
+        asm volatile("" : : "r"(i));
+    }
+    bench_span_end(&t, BENCH_TIMED(1));
+    empty_loop(&e, 1, n);
+    report("syscall", "getpid", n, 0, &t, &e, 0);
+
+    for (uint32_t i = 0; i < 1000; i++)
+        if (dup2(0, NOFILE - 1) < 0)
+            die("dup2");
+    bench_span_begin(&t, BENCH_TIMED(2));
+    for (uint32_t i = 0; i < n; i++) {
+        dup2(0, NOFILE - 1);
+        asm volatile("" : : "r"(i));
+    }
+    bench_span_end(&t, BENCH_TIMED(2));
+    empty_loop(&e, 2, n);
+    close(NOFILE - 1);
+    report("syscall", "dup2", n, 0, &t, &e, 0);
+}
+
+/* ---------------------------------------------------------------- proc */
+
+static void reap(void)
+{
+    int status;
+    if (wait(&status) < 0)
+        die("wait");
+    if (status != 0) {
+        fprintf(2, "%s: child exited with status %d\n", prog, status);
+        exit(1);
+    }
+}
+
+/* A child that exits at once (forkexit), or runs the trivial program
+ * (forkexec: Chen's Exec, "start a program in a new process, wait for it
+ * to exit"). */
+static void spawn(int run_nop)
+{
+    int pid = fork();
+    if (pid < 0)
+        die("fork");
+    if (pid == 0) {
+        if (run_nop) {
+            char *argv[] = { "measure", "nop", 0 };
+            exec(SELF, argv);
+            fprintf(2, "%s: exec %s: %s\n", prog, SELF, strerror(errno));
+            exit(1);
+        }
+        exit(0);
+    }
+    reap();
+}
+
+/* Decimal text of a 64-bit number, and back: the exec chain's arguments. */
+static char *u64_text(char *buf, uint64_t v)
+{
+    snprintf(buf, 24, "%llu", (unsigned long long)v);
+    return buf;
+}
+
+static uint64_t text_u64(const char *s)
+{
+    uint64_t v = 0;
+    while (*s >= '0' && *s <= '9')
+        v = v * 10 + (uint64_t)(*s++ - '0');
+    return v;
+}
+
+/* One link of the exec chain: `measure execchain LEFT N NS INSNS`.  The
+ * first link's span began in cmd_proc; the last ends it and reports. */
+static void exec_link(uint32_t left, uint32_t n, uint64_t ns, uint64_t insns)
+{
+    if (left > 0) {
+        char a[24], b[24], c[24], d[24];
+        char *argv[] = { "measure", "execchain", u64_text(a, left - 1), u64_text(b, n),
+                         u64_text(c, ns), u64_text(d, insns), 0 };
+        exec(SELF, argv);
+        die("exec");
+    }
+    struct bench_span t = { ns, insns }, e;
+    bench_span_end(&t, BENCH_TIMED(3));
+    empty_loop(&e, 3, n);
+    report("proc", "exec", n, 0, &t, &e, 0);
+}
+
+/* 002, 1d (ii): process creation as fork, exit and wait; Chen's Exec as
+ * fork, exec of a trivial program, exit and wait; and exec alone. */
+static void cmd_proc(uint32_t n)
+{
+    struct bench_span t, e;
+    for (int i = 0; i < 5; i++)
+        spawn(0);
+    bench_span_begin(&t, BENCH_TIMED(1));
+    for (uint32_t i = 0; i < n; i++) {
+        spawn(0);
+        asm volatile("" : : "r"(i));
+    }
+    bench_span_end(&t, BENCH_TIMED(1));
+    empty_loop(&e, 1, n);
+    report("proc", "forkexit", n, 0, &t, &e, 0);
+
+    for (int i = 0; i < 5; i++)
+        spawn(1);
+    bench_span_begin(&t, BENCH_TIMED(2));
+    for (uint32_t i = 0; i < n; i++) {
+        spawn(1);
+        asm volatile("" : : "r"(i));
+    }
+    bench_span_end(&t, BENCH_TIMED(2));
+    empty_loop(&e, 2, n);
+    report("proc", "forkexec", n, 0, &t, &e, 0);
+
+    /* The chain warms up in the forkexec case above (same file, same
+     * image); it starts its span here and never comes back. */
+    bench_span_begin(&t, BENCH_TIMED(3));
+    exec_link(n, n, t.ns, t.insns);
+}
+
+/* ---------------------------------------------------------------- memory */
+
+#define MAXBYTES (4u << 20)     /* the largest array: 4 MB, above every cache */
+
+/* A page-aligned array of MAXBYTES from the heap (not the data segment, so
+ * that fork in `proc` never copies it). */
+static uint32_t *big_array(void)
+{
+    char *p = sbrk(MAXBYTES + 4096);
+    if (p == (char *)-1)
+        die("sbrk");
+    p = (char *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095);
+    memset(p, 0, MAXBYTES);
+    return (uint32_t *)p;
+}
+
+static void size_name(char *buf, size_t len, unsigned stride, unsigned size)
+{
+    if (size >= (1u << 20))
+        snprintf(buf, len, "s%u-%um", stride, size >> 20);
+    else if (size >= 1024)
+        snprintf(buf, len, "s%u-%uk", stride, size >> 10);
+    else
+        snprintf(buf, len, "s%u-%u", stride, size);
+}
+
+/* Chen's Figure 4 (lmbench's memory read latency): a ring of pointers
+ * `stride` bytes apart through the first `size` bytes of the array, followed
+ * p = *p, 16 loads to a loop iteration.  Each load waits for the one before,
+ * so time per load is the latency of the level the ring fits in. */
+#define CHASE16(p) do { p = *(void **)p; p = *(void **)p; p = *(void **)p; p = *(void **)p; \
+                        p = *(void **)p; p = *(void **)p; p = *(void **)p; p = *(void **)p; \
+                        p = *(void **)p; p = *(void **)p; p = *(void **)p; p = *(void **)p; \
+                        p = *(void **)p; p = *(void **)p; p = *(void **)p; p = *(void **)p; \
+                   } while (0)
+
+static void memlat_case(int k, char *a, uint32_t stride, uint32_t size, uint32_t refs)
+{
+    uint32_t n = size / stride;
+    for (uint32_t i = 0; i < n; i++)
+        *(void **)(a + i * stride) = a + ((i + 1) % n) * stride;
+    void *p = a;
+    for (uint32_t i = 0; i < n; i++)       /* warm up: one lap of the ring */
+        p = *(void **)p;
+
+    uint32_t loops = refs / 16;
+    struct bench_span t, e;
+    bench_span_begin(&t, BENCH_TIMED(k));
+    for (uint32_t i = 0; i < loops; i++) {
+        CHASE16(p);
+        asm volatile("" : : "r"(i));
+    }
+    bench_span_end(&t, BENCH_TIMED(k));
+    asm volatile("" : : "r"(p));
+    empty_loop(&e, k, loops);
+
+    char casename[24], extra[48];
+    size_name(casename, sizeof casename, (unsigned)stride, (unsigned)size);
+    snprintf(extra, sizeof extra, "stride=%u size=%u", (unsigned)stride, (unsigned)size);
+    report("memlat", casename, loops * 16, 0, &t, &e, extra);
+}
+
+static void cmd_memlat(uint32_t refs)
+{
+    char *a = (char *)big_array();
+    int k = 1;
+    static const uint32_t strides[] = { 128, sizeof(void *) };
+    for (int s = 0; s < 2; s++)
+        for (uint32_t size = 512; size <= MAXBYTES; size *= 2)
+            memlat_case(k++, a, strides[s], size, refs);
+}
+
+/* 002, 2b: RAM read and write bandwidth: every word of a 4 MB array, 16
+ * words to a loop iteration, read (and summed, so the loads stay) or
+ * written.  Nothing is subtracted but the clock reads (no_loop): the loop's
+ * instructions overlap the memory's work (a write-through machine's write
+ * buffer drains while they run), so an empty loop's time is not what they
+ * add, and a bandwidth is bytes over the whole time, as 002 measured it. */
+static void cmd_membw(uint32_t passes)
+{
+    uint32_t *a = big_array();
+    uint32_t words = MAXBYTES / 4;
+    struct bench_span t, e;
+    uint32_t sum = 0;
+
+    for (uint32_t *w = a; w < a + words; w += 16)      /* warm up: one pass */
+        sum += w[0] + w[15];
+    bench_span_begin(&t, BENCH_TIMED(1));
+    for (uint32_t p = 0; p < passes; p++)
+        for (uint32_t *w = a; w < a + words; w += 16)
+            sum += w[0] + w[1] + w[2] + w[3] + w[4] + w[5] + w[6] + w[7] +
+                   w[8] + w[9] + w[10] + w[11] + w[12] + w[13] + w[14] + w[15];
+    bench_span_end(&t, BENCH_TIMED(1));
+    asm volatile("" : : "r"(sum));
+    no_loop(&e, 1);
+    report("membw", "read", passes, MAXBYTES, &t, &e, 0);
+
+    for (uint32_t *w = a; w < a + words; w += 16)
+        w[0] = w[15] = 0;
+    bench_span_begin(&t, BENCH_TIMED(2));
+    for (uint32_t p = 0; p < passes; p++) {
+        uint32_t v = p;
+        asm volatile("" : "+r"(v));
+        for (volatile uint32_t *w = a; w < a + words; w += 16) {
+            w[0] = v; w[1] = v; w[2] = v; w[3] = v; w[4] = v; w[5] = v; w[6] = v; w[7] = v;
+            w[8] = v; w[9] = v; w[10] = v; w[11] = v; w[12] = v; w[13] = v; w[14] = v; w[15] = v;
+        }
+    }
+    bench_span_end(&t, BENCH_TIMED(2));
+    no_loop(&e, 2);
+    report("membw", "write", passes, MAXBYTES, &t, &e, 0);
+}
+
+/* ---------------------------------------------------------------- files */
+
+#define NFILES 128
+#define FILESIZE 4096
+
+static void file_name(char *buf, const char *dir, int i)
+{
+    snprintf(buf, 32, "%s/f%03d", dir, i);
+}
+
+/* Read one whole file: what Chen's buffer-cache test does 128 times. */
+static void read_file(const char *path, char *buf)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        die("open");
+    if (read(fd, buf, FILESIZE) != FILESIZE)
+        die("read");
+    close(fd);
+}
+
+static void io_extra(char *buf, size_t len, const struct io_counts *io)
+{
+    snprintf(buf, len, "dev_reads=%u misses=%u dev_writes=%u", io->dev_reads, io->misses,
+             io->dev_writes);
+}
+
+/* Chen's buffer-cache test: re-read 128 recently created 4 KB files.  `warm`
+ * as Chen ran it, every block in the cache (dev_reads=0 shows it); `cold`
+ * after FSCTL_DROPCACHE has written back and emptied the cache, so every
+ * block comes from the disk once. */
+static void cmd_bufcache(uint32_t passes)
+{
+    const char *dir = "/tmp/measure.bc";
+    static char data[FILESIZE];
+    char path[32], extra[80];
+    for (int i = 0; i < FILESIZE; i++)
+        data[i] = (char)(i * 7);
+    rm_tree(dir);
+    if (mkdir(dir) < 0)
+        die("mkdir");
+    for (int i = 0; i < NFILES; i++) {
+        file_name(path, dir, i);
+        int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY);
+        if (fd < 0 || write(fd, data, FILESIZE) != FILESIZE)
+            die("create");
+        close(fd);
+    }
+    for (int i = 0; i < NFILES; i++) {                  /* warm up: one pass */
+        file_name(path, dir, i);
+        read_file(path, data);
+    }
+
+    struct bench_span t, e;
+    struct io_counts io;
+    io_snap(&io);
+    bench_span_begin(&t, BENCH_TIMED(1));
+    for (uint32_t p = 0; p < passes; p++)
+        for (int i = 0; i < NFILES; i++) {
+            file_name(path, dir, i);
+            read_file(path, data);
+        }
+    bench_span_end(&t, BENCH_TIMED(1));
+    io_since(&io);
+    empty_loop(&e, 1, passes * NFILES);
+    io_extra(extra, sizeof extra, &io);
+    report("bufcache", "warm", passes * NFILES, 0, &t, &e, extra);
+
+    if (fsctl(FSCTL_DROPCACHE, 0) < 0)
+        die("fsctl DROPCACHE");
+    io_snap(&io);
+    bench_span_begin(&t, BENCH_TIMED(2));
+    for (int i = 0; i < NFILES; i++) {
+        file_name(path, dir, i);
+        read_file(path, data);
+    }
+    bench_span_end(&t, BENCH_TIMED(2));
+    io_since(&io);
+    empty_loop(&e, 2, NFILES);
+    io_extra(extra, sizeof extra, &io);
+    report("bufcache", "cold", NFILES, 0, &t, &e, extra);
+    rm_tree(dir);
+}
+
+static void create_all(const char *dir)
+{
+    char path[32];
+    for (int i = 0; i < NFILES; i++) {
+        file_name(path, dir, i);
+        int fd = open(path, O_CREAT | O_RDWR);
+        if (fd < 0)
+            die("create");
+        close(fd);
+    }
+}
+
+static void unlink_all(const char *dir)
+{
+    char path[32];
+    for (int i = 0; i < NFILES; i++) {
+        file_name(path, dir, i);
+        if (unlink(path) < 0)
+            die("unlink");
+    }
+}
+
+/* Chen's meta-data test: create 128 empty files, under each write policy:
+ * `sync` writes the new inode and directory entry at once and waits, as
+ * FFS does; `delayed` leaves them in the cache, as FAT's disk caches did.
+ * The disk writes of the timed loop go on the RESULT line. */
+static void cmd_metadata(void)
+{
+    const char *dir = "/tmp/measure.md";
+    static const int policies[] = { POLICY_SYNC, POLICY_DELAYED };
+    int before = policy_get();
+    if (before < 0)
+        die("fsctl");
+    rm_tree(dir);
+    if (mkdir(dir) < 0)
+        die("mkdir");
+    for (int k = 1; k <= 2; k++) {
+        int policy = policies[k - 1];
+        if (policy_set(policy) < 0)          /* also writes what is dirty */
+            die("fsctl");
+        create_all(dir);                     /* warm up: the directory's blocks */
+        unlink_all(dir);
+        sync();
+
+        struct bench_span t, e;
+        struct io_counts io;
+        io_snap(&io);
+        bench_span_begin(&t, BENCH_TIMED(k));
+        create_all(dir);
+        bench_span_end(&t, BENCH_TIMED(k));
+        io_since(&io);
+        empty_loop(&e, k, NFILES);
+        unlink_all(dir);
+
+        char extra[96];
+        snprintf(extra, sizeof extra, "policy=%s dev_writes=%u sync_writes=%u dev_reads=%u",
+                 policy_name(policy), io.dev_writes, io.sync_writes, io.dev_reads);
+        report("metadata", policy_name(policy), NFILES, 0, &t, &e, extra);
+    }
+    policy_set(before);
+    rm_tree(dir);
+}
+
+/* ---------------------------------------------------------------- main */
+
+static void usage(void)
+{
+    fprintf(2, "usage: measure timer|call|syscall|proc|memlat|membw|bufcache|metadata"
+            " [-n N]\n");
+    exit(2);
+}
+
+int main(int argc, char *argv[])
+{
+    if (argc < 2)
+        usage();
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "nop") == 0)
+        return 0;
+    if (strcmp(cmd, "execchain") == 0 && argc == 6) {
+        exec_link((uint32_t)text_u64(argv[2]), (uint32_t)text_u64(argv[3]),
+                  text_u64(argv[4]), text_u64(argv[5]));
+        return 0;
+    }
+    uint32_t n = 0;
+    for (int i = 2; i < argc; i++) {
+        if (BENCH_ARG_N(argc, argv, i))
+            n = (uint32_t)atoi(argv[++i]);
+        else
+            usage();
+    }
+#define OR(dflt) (n ? n : (dflt))
+    if (strcmp(cmd, "timer") == 0)
+        cmd_timer(OR(100000));
+    else if (strcmp(cmd, "call") == 0)
+        cmd_call(OR(100000));
+    else if (strcmp(cmd, "syscall") == 0)
+        cmd_syscall(OR(20000));
+    else if (strcmp(cmd, "proc") == 0)
+        cmd_proc(OR(50));
+    else if (strcmp(cmd, "memlat") == 0)
+        cmd_memlat(OR(1u << 20));
+    else if (strcmp(cmd, "membw") == 0)
+        cmd_membw(OR(2));
+    else if (strcmp(cmd, "bufcache") == 0)
+        cmd_bufcache(OR(4));
+    else if (strcmp(cmd, "metadata") == 0)
+        cmd_metadata();
+    else
+        usage();
+    return 0;
+}
