@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import ROOT, __version__
-from .bench import checks, compare, provenance, report, rundir, suite
+from .bench import checks, compare, finaltable, provenance, report, rundir, suite
 from .course import debug, grade, labs
 from .errors import HarnessError
 from .guest import machines
@@ -126,7 +126,11 @@ def _machine_and_profile(args: argparse.Namespace) -> tuple[machines.Machine, pr
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    benches = suite.choose(args.bench)
+    benches = suite.choose(args.bench, args.suite)
+    # The measure suite's runs are kept apart from the paper suite's:
+    # results/ARCH-PROFILE-measure/ unless tagged otherwise.
+    if args.suite == "measure" and not args.tag:
+        args.tag = "measure"
     machine, profile = _machine_and_profile(args)
     out = Path(args.out)
     machine.check()                          # built? (SetupError saying what to run)
@@ -160,10 +164,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         if profile.model:
             joined = runs.attach_counters(record, profile.hw, hw_log, _say)
             text += "\n" + hwmodel.format_counters(profile.hw, joined)
+        if args.suite == "measure":
+            record.meta["suite"] = "measure"
+            rows = finaltable.final_table(record, profile.hw.data)
+            record.meta["final_table"] = finaltable.to_json(rows)
+            text += "\n" + finaltable.format_table(rows, record)
         print(text, end="")
         d.path("report.txt").write_text(text)
         report.write_json(record, d.path(rundir.RESULTS))
         report.write_csv(record, d.path("results.csv"))
+        if args.suite == "measure":
+            finaltable.write_csv(rows, d.path("final.csv"))
     _say(f"harness: wrote {d.final}/: {', '.join(sorted(p.name for p in d.final.iterdir()))}")
     return EXIT_OK
 
@@ -242,6 +253,9 @@ def report_text(record: report.RunRecord) -> str:
                  if (r.bench, r.case) in record.model]
         text += "\n" + hwmodel.format_counter_table(
             record.profile, hw.get("params", {}).get("machine", ""), record.mips, items)
+    if record.meta.get("final_table"):
+        text += "\n" + finaltable.format_table(
+            finaltable.from_json(record.meta["final_table"]), record)
     return text
 
 
@@ -386,7 +400,12 @@ COMMANDS: tuple[Command, ...] = (
             (ARCH, PROFILE, BENCH, OUT, TIMEOUT.but(default_help="per benchmark")),
             ((("--tag",), dict(type=_tag, metavar="TAG",
                                help="name this run: OUT/ARCH-PROFILE-TAG/, kept apart from "
-                               "untagged and other tags' runs (letters, digits, . _ + -)")),)),
+                               "untagged and other tags' runs (letters, digits, . _ + -)")),
+             (("--suite",), dict(choices=list(suite.SUITES), default="paper", metavar="SUITE",
+                                 help="which suite: " + ", ".join(suite.SUITES) +
+                                 " (default paper: the 1989 paper's eight; measure: the "
+                                 "standard OS measurements of docs/measure.md, tagged "
+                                 "`measure` unless --tag is given)")))),
     Command("check", "boot and run the failure-case test programs (t_*)", cmd_check,
             (ARCH, PROFILE, OUT, TIMEOUT.but(default=checks.DEFAULT_TIMEOUT)),
             ((("--program",), dict(action="append", metavar="NAME",

@@ -79,20 +79,69 @@ BENCHMARKS: tuple[Benchmark, ...] = (
               paper="Table 1"),
 )
 
-BY_NAME = {b.name: b for b in BENCHMARKS}
-SUITE = tuple(b.name for b in BENCHMARKS if b.in_suite)
+# The second suite, `measure` (docs/measure.md): the standard OS
+# measurements of a CSE 221 course project (shared/papers/002) and of Chen
+# et al. 1995 (004), one program with a subcommand each
+# (guests/bin/measure.c), plus the paper suite's cswitch for the context
+# switch.  Their names are the RESULT lines' bench= fields.
+MEMLAT_SIZES = tuple(512 << i for i in range(14))          # 512 B .. 4 MB
+MEMLAT_STRIDES = (128, 4)                                   # Chen's 128 B; one word
 
 
-def choose(names: Iterable[str] | None) -> list[Benchmark]:
+def memlat_case(stride: int, size: int) -> str:
+    """The case name measure.c prints for one array size and stride."""
+    if size >= 1 << 20:
+        return f"s{stride}-{size >> 20}m"
+    if size >= 1024:
+        return f"s{stride}-{size >> 10}k"
+    return f"s{stride}-{size}"
+
+
+MEASURE_BENCHMARKS: tuple[Benchmark, ...] = (
+    Benchmark("timer", ("clock", "loop"), 60, command="measure timer", in_suite=False,
+              paper="002 1a"),
+    Benchmark("call", tuple(f"a{k}" for k in range(8)), 60, command="measure call",
+              in_suite=False, paper="002 1b"),
+    Benchmark("syscall", ("getpid", "dup2"), 60, command="measure syscall", in_suite=False,
+              paper="002 1c; 004 4.2"),
+    Benchmark("proc", ("forkexit", "forkexec", "exec"), 120, command="measure proc",
+              in_suite=False, paper="002 1d; 004 4.3"),
+    Benchmark("memlat", tuple(memlat_case(st, sz) for st in MEMLAT_STRIDES
+                              for sz in MEMLAT_SIZES), 300,
+              command="measure memlat", short="measure memlat -n 65536", in_suite=False,
+              paper="002 2a; 004 4.4, Figure 4"),
+    Benchmark("membw", ("read", "write"), 120, command="measure membw",
+              short="measure membw -n 1", in_suite=False, paper="002 2b"),
+    Benchmark("bufcache", ("warm", "cold"), 120, command="measure bufcache", in_suite=False,
+              paper="004 4.5, Figure 5"),
+    Benchmark("metadata", ("sync", "delayed"), 120, command="measure metadata",
+              in_suite=False, paper="004 4.5, Figure 7"),
+)
+
+# Which benchmarks each suite runs, in order (`run --suite`).
+SUITES: dict[str, tuple[str, ...]] = {
+    "paper": tuple(b.name for b in BENCHMARKS if b.in_suite),
+    "measure": ("timer", "call", "syscall", "proc", "cswitch", "memlat", "membw",
+                "bufcache", "metadata"),
+}
+
+BY_NAME = {b.name: b for b in (*BENCHMARKS, *MEASURE_BENCHMARKS)}
+SUITE = SUITES["paper"]
+
+
+def choose(names: Iterable[str] | None, suite: str = "paper") -> list[Benchmark]:
     """The named benchmarks in list order; the suite's for None or empty."""
+    if suite not in SUITES:
+        raise BenchmarkError(f"unknown suite {suite!r} (known: {', '.join(SUITES)})")
     wanted = list(names or [])
     if not wanted:
-        return [b for b in BENCHMARKS if b.in_suite]
+        return [BY_NAME[n] for n in SUITES[suite]]
     unknown = [n for n in wanted if n not in BY_NAME]
     if unknown:
         raise BenchmarkError(f"unknown benchmark {unknown[0]!r} "
                              f"(known: {', '.join(BY_NAME)})")
-    return [b for b in BENCHMARKS if b.name in wanted]
+    order = list(SUITES[suite]) + [n for n in BY_NAME if n not in SUITES[suite]]
+    return [BY_NAME[n] for n in order if n in wanted]
 
 
 @dataclass

@@ -1,0 +1,328 @@
+"""The measure suite's Final Results Table, in the style of the CSE 221
+project (shared/papers/002, "Final Results Table"): for each operation, the
+hardware's share predicted from the profile, the measured time, and the
+software overhead as their difference (docs/measure.md).
+
+The prediction uses only the profile's fields, the ones the model charges
+by (hw-models/core/memsys.c, disk.c): the clock and CPI, the extra cycles
+of a branch, a load and a trap, cache sizes, lines and latencies, memory
+latency, bandwidth and bus width, and the disk's overhead, rotation and
+transfer rate.  Each prediction is one of three kinds:
+
+  "="  what the model charges for this operation's hardware events, exactly
+       (the memory-access curve's levels, given pages that do not collide
+       in a physically indexed cache);
+  ">=" a lower bound: the hardware events the operation cannot avoid (the
+       traps of its system calls, a loop's two instructions), not all it
+       does;
+  "~"  an estimate with a stated assumption: the file rows take the
+       device requests the run counted, each sequential (overhead and
+       transfer) or random (also a seek and half a rotation), and copying
+       at memory speed.
+
+Profile `none` (plain QEMU, -icount) is a 1000 MHz machine of one cycle
+per instruction, with memory and disk that cost nothing.
+
+The table goes to report.txt, to results.json (`final_table`) and to
+final.csv; final_table() is pure, for the unit tests.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..guest.protocol import Result
+from .suite import memlat_case
+
+BSIZE = 1024            # kernel/include/fsformat.h: the disk's block, one request's transfer
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """The profile fields the predictions use, in nanoseconds and bytes."""
+
+    cycle_ns: float
+    cpi: float
+    branch_extra: float
+    load_extra: float
+    trap_extra: float
+    dcache: tuple[int, int, bool, bool] | None     # size, line, write_back, write_allocate
+    l2: tuple[int, int, float] | None               # size, line, latency_ns
+    mem_latency_ns: float
+    mem_mbs: float | None                           # None: memory costs nothing
+    bus_bytes: int
+    disk_sequential_ns: float                       # a BSIZE request after the last one
+    disk_random_ns: float                           # ... anywhere else: seek, half a turn
+
+    @staticmethod
+    def from_profile(data: dict[str, Any]) -> "Hardware":
+        if not data.get("model", True):             # profile none
+            return Hardware(1.0, 1.0, 0, 0, 0, None, None, 0.0, None, 4, 0.0, 0.0)
+        cpu, mem, disk = data["cpu"], data["memory"], data["disk"]
+        dc = data["dcache"]
+        dcache = None
+        if dc.get("size", 0):
+            dcache = (dc["size"], dc["line"], dc["write_policy"] == "write-back",
+                      bool(dc["write_allocate"]))
+        l2 = data.get("l2")
+        l2t = (l2["size"], l2["line"], float(l2["latency_ns"])) if l2 and l2.get("size") else None
+        # hw-models/core/disk.c: overhead, then a seek if the cylinder
+        # changes and half a rotation unless the request continues the last.
+        sequential = disk["overhead_us"] * 1e3
+        if disk["transfer_mbs"]:
+            sequential += BSIZE * 1e3 / disk["transfer_mbs"]
+        random = sequential + disk["seek_ms"] * 1e6 + (0.5 * 60e9 / disk["rpm"]
+                                                       if disk["rpm"] else 0)
+        return Hardware(1000.0 / cpu["clock_mhz"], cpu["cpi"], cpu["branch_extra"],
+                        cpu["load_extra"], cpu["trap_extra"], dcache, l2t,
+                        float(mem["latency_ns"]), float(mem["bandwidth_mbs"]),
+                        int(mem["bus_bytes"]), sequential, random)
+
+    # -- pieces, in ns
+    def insns(self, n: float, branches: float = 0, loads: float = 0, traps: float = 0) -> float:
+        return (n * self.cpi + branches * self.branch_extra + loads * self.load_extra +
+                traps * self.trap_extra) * self.cycle_ns
+
+    def xfer(self, nbytes: int) -> float:
+        """Memory time for nbytes: whole bus words at the bandwidth."""
+        if self.mem_mbs is None:
+            return 0.0
+        words = -(-nbytes // self.bus_bytes)
+        return words * self.bus_bytes * 1000.0 / self.mem_mbs
+
+    def mem_read(self, nbytes: int) -> float:
+        return 0.0 if self.mem_mbs is None else self.mem_latency_ns + self.xfer(nbytes)
+
+    # -- the memory-access curve
+    def load_ns(self, size: int, stride: int) -> float:
+        """One load of a pointer ring of `size` bytes, `stride` apart, in the
+        steady state: the load's own cycles, plus an L1 miss per
+        line (or per load, if the stride is a line or more) once the ring
+        exceeds the L1, an L2 miss likewise once it exceeds the L2.  The
+        sizes are powers of two, so a ring bigger than a cache is at least
+        twice its size and, LRU or direct-mapped, every line misses."""
+        t = self.insns(1, loads=1)
+        if self.dcache is None:                  # no cache: every load is a bus word
+            return t + self.mem_read(4)
+        dsize, dline, _, _ = self.dcache
+        if size <= dsize:
+            return t
+        m1 = min(1.0, stride / dline)
+        if self.l2 is None:
+            return t + m1 * self.mem_read(dline)
+        l2size, l2line, l2lat = self.l2
+        t += m1 * l2lat
+        if size > l2size:
+            t += min(1.0, stride / l2line) * self.mem_read(l2line)
+        return t
+
+    # -- bandwidth: memory time for reading / writing `nbytes` sequentially
+    def read_ns(self, nbytes: int) -> float:
+        if self.dcache is None:
+            return nbytes / 4 * self.mem_read(4)
+        _, dline, _, _ = self.dcache
+        if self.l2 is None:
+            return nbytes / dline * self.mem_read(dline)
+        _, l2line, l2lat = self.l2
+        return nbytes / dline * l2lat + nbytes / l2line * self.mem_read(l2line)
+
+    def write_ns(self, nbytes: int) -> float:
+        """The memory's busy time: a lower bound on the time (the write
+        buffer may hide latency, never bandwidth)."""
+        if self.mem_mbs is None:
+            return 0.0
+        if self.l2 is not None:
+            # Stores reach the write-allocate, write-back L2 (through the
+            # write buffer, or as L1 misses and write-backs): each L2 line
+            # is fetched and, dirty, later written back.
+            _, l2line, _ = self.l2
+            return nbytes / l2line * (self.mem_read(l2line) + self.xfer(l2line))
+        if self.dcache is None or not self.dcache[2]:
+            return nbytes / 4 * self.xfer(4)        # write-through: every word
+        _, dline, _, alloc = self.dcache
+        fetch = self.mem_read(dline) if alloc and dline > 4 else 0.0
+        return nbytes / dline * (fetch + self.xfer(dline))
+
+
+@dataclass
+class Row:
+    """One line of the Final Results Table; times in ns per operation."""
+
+    key: str                    # bench/case, or bench/case/level
+    operation: str
+    source: str                 # which paper's method
+    kind: str                   # "=", ">=", "~" (module docstring)
+    hardware_ns: float
+    measured_ns: float | None
+    basis: str                  # what the prediction counts
+
+    @property
+    def software_ns(self) -> float | None:
+        return None if self.measured_ns is None else self.measured_ns - self.hardware_ns
+
+
+def _ns(r: Result | None) -> float | None:
+    return None if r is None else float(r.ns_per_op)
+
+
+def _extra(r: Result | None, key: str) -> int:
+    return int(r.extra.get(key, 0)) if r is not None else 0
+
+
+def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
+    """The rows, for the results a run of the measure suite has (a
+    RunRecord: .result(bench, case)); cases not run are left out."""
+    hw = Hardware.from_profile(profile)
+    rows: list[Row] = []
+
+    def add(bench: str, case: str, op: str, src: str, kind: str, hw_ns: float, basis: str,
+            measured: float | None = None, key: str = "") -> None:
+        r = run.result(bench, case)
+        if r is None:
+            return
+        rows.append(Row(key or f"{bench}/{case}", op, src, kind, hw_ns,
+                        _ns(r) if measured is None else measured, basis))
+
+    trap = hw.insns(2, traps=1)                  # the trap and the return from it
+    add("timer", "clock", "time-counter read", "002 1a", ">=", hw.insns(1),
+        "one instruction")
+    add("timer", "loop", "loop overhead, one iteration", "002 1a", ">=",
+        hw.insns(2, branches=1), "increment and branch")
+    for k in range(8):
+        add("call", f"a{k}", f"procedure call, {k} arguments", "002 1b", ">=",
+            hw.insns(2 + k, branches=2), f"call, return, {k} argument moves")
+    add("syscall", "getpid", "system call: getpid (null call)", "002 1c; 004 4.2", ">=",
+        trap, "a trap: entry and return")
+    add("syscall", "dup2", "system call: dup2 (Chen's Syscall)", "004 4.2", ">=", trap,
+        "a trap: entry and return")
+    add("proc", "forkexit", "process creation: fork, exit, wait", "002 1d", ">=", 3 * trap,
+        "three traps; the copy of the image is software here")
+    add("proc", "exec", "exec of a trivial program", "004 4.3", ">=", trap, "one trap")
+    add("proc", "forkexec", "fork, exec, exit, wait (Chen's Exec)", "004 4.3", ">=",
+        4 * trap, "four traps")
+    cs = run.result("cswitch", "roundtrip")
+    if cs is not None:
+        rows.append(Row("cswitch/roundtrip/2", "context switch (cswitch round trip / 2)",
+                        "002 1e", ">=", 2 * trap, float(cs.ns_per_op) / 2,
+                        "a read and a write: two traps"))
+
+    # The memory-access curve, one row per level (002 2a): the largest size
+    # that fits each cache, and 4 MB, which fits none.
+    levels = []
+    if hw.dcache:
+        levels.append(("L1", hw.dcache[0]))
+    if hw.l2:
+        levels.append(("L2", hw.l2[0]))
+    levels.append(("memory", 4 << 20))
+    for stride in (128, 4):
+        for name, size in levels:
+            case = memlat_case(stride, size)
+            add("memlat", case, f"memory read, {name} ({_size(size)} array, stride {stride} B)",
+                "002 2a; 004 Fig. 4", "=", hw.load_ns(size, stride),
+                "load cycles + misses at the profile's latencies", key=f"memlat/{case}")
+
+    mb = 4 << 20
+    for case, hw_ns, basis in (
+            ("read", hw.read_ns(mb), "line fills at latency + line / bandwidth"),
+            ("write", hw.write_ns(mb), "the memory's busy time for the stores")):
+        r = run.result("membw", case)
+        if r is None:
+            continue
+        rates = f"{_mbs(mb, hw_ns)} MB/s at most, {_mbs(mb, float(r.ns_per_op))} MB/s measured"
+        add("membw", case, f"RAM {case} bandwidth, one 4 MB pass", "002 2b", ">=", hw_ns,
+            f"{basis}; no instructions: {rates}")
+
+    # The file tests, per file: the copy of 4 KB at memory speed (128 files
+    # = 512 KB, bigger than the caches), and the disk requests the run
+    # counted, sequential (a cold pass reads files created one after the
+    # other, whose blocks lie in a row) or random (FFS-style synchronous
+    # metadata writes alternate between the inode and the directory).
+    copy4k = hw.read_ns(4096) + hw.write_ns(4096)
+    for case in ("warm", "cold"):
+        r = run.result("bufcache", case)
+        if r is None:
+            continue
+        reads = _extra(r, "dev_reads") / r.iters
+        add("bufcache", case, f"buffer cache: read a 4 KB file, {case} (open, read, close)",
+            "004 4.5", "~", 3 * trap + copy4k + reads * hw.disk_sequential_ns,
+            f"3 traps, a 4 KB copy at memory speed, {reads:.2f} sequential disk reads")
+    for case in ("sync", "delayed"):
+        r = run.result("metadata", case)
+        if r is None:
+            continue
+        writes = _extra(r, "dev_writes") / r.iters
+        add("metadata", case, f"meta-data: create an empty file, {case}", "004 4.5", "~",
+            2 * trap + writes * hw.disk_random_ns,
+            f"2 traps, {writes:.2f} random disk writes")
+    return rows
+
+
+def _mbs(nbytes: int, ns: float) -> str:
+    """MB/s (10^6 bytes) of nbytes in ns, or "unbounded" for no time."""
+    return "unbounded" if ns <= 0 else f"{nbytes * 1e3 / ns:.3g}"
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB" if n >= 1024 else f"{n} B"
+
+
+# ---------------------------------------------------------------- output
+
+def _t(ns: float | None) -> str:
+    """A time with its unit, three significant digits; under 0.005 ns is 0."""
+    if ns is None:
+        return "-"
+    if abs(ns) < 0.005:
+        return "0"
+    unit, scale = next(((u, s) for u, s in (("s", 1e9), ("ms", 1e6), ("us", 1e3))
+                        if abs(ns) >= s), ("ns", 1.0))
+    v = ns / scale
+    a = abs(v)
+    text = f"{v:.0f}" if a >= 100 else f"{v:.1f}" if a >= 10 else f"{v:.2f}"
+    return f"{text} {unit}"
+
+
+def format_table(rows: list[Row], run: Any) -> str:
+    header = ["Operation", "source", "hardware (predicted)", "measured", "software",
+              "prediction counts"]
+    body = [[r.operation, r.source, f"{'' if r.kind == '=' else r.kind + ' '}{_t(r.hardware_ns)}",
+             _t(r.measured_ns), _t(r.software_ns), r.basis] for r in rows]
+    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        out = [cells[0].ljust(widths[0]), cells[1].ljust(widths[1])]
+        out += [c.rjust(w) for c, w in zip(cells[2:5], widths[2:5])]
+        out.append(cells[5])
+        return "  ".join(out).rstrip()
+
+    lines = [f"Final Results Table: {run.arch}, profile {run.profile} "
+             "(per operation; software = measured - hardware)",
+             line(header), "  ".join("-" * w for w in widths[:5]) + "  " + "-" * 17]
+    lines += [line(b) for b in body]
+    lines.append("hardware: from the profile alone (harness/bench/finaltable.py); no mark = "
+                 "what the model charges for these events, >= a lower bound, ~ an estimate "
+                 "(disk requests counted by the run, sequential or random as stated)")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(rows: list[Row]) -> list[dict[str, Any]]:
+    return [{**asdict(r), "software_ns": r.software_ns} for r in rows]
+
+
+def from_json(items: list[dict[str, Any]]) -> list[Row]:
+    return [Row(**{k: v for k, v in d.items() if k != "software_ns"}) for d in items]
+
+
+CSV_FIELDS = ("key", "operation", "source", "kind", "hardware_ns", "measured_ns",
+              "software_ns", "basis")
+
+
+def write_csv(rows: list[Row], path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        w.writeheader()
+        for d in to_json(rows):
+            w.writerow({k: "" if d[k] is None else d[k] for k in CSV_FIELDS})
