@@ -241,12 +241,15 @@ PROFILE_ISA = $(call profile_isa,$(PROFILE))
 check-args:
 	@test -z "$(PROFILE_ISA)" -o "$(PROFILE_ISA)" = "$(ARCH)" || \
 	    { echo "make: PROFILE=$(PROFILE) models a $(PROFILE_ISA) machine: use ARCH=$(PROFILE_ISA)" >&2; exit 2; }
-	@$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) --help >/dev/null
+	@$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(SUITE_ARGS) --help >/dev/null
 
 # TAG=name keeps this run apart: results/ARCH-PROFILE-TAG/ (docs/harness.md).
-run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; TAG=name), print the tables
+# SUITE=measure runs the standard OS measurements instead (docs/measure.md):
+# results/ARCH-PROFILE-measure/, with the Final Results Table.
+SUITE_ARGS = $(if $(SUITE),--suite $(SUITE))
+run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; SUITE=measure; TAG=name), print the tables
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(if $(TAG),--tag $(TAG))
+	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(SUITE_ARGS) $(if $(TAG),--tag $(TAG))
 
 # Two runs side by side, per benchmark and case: A and B are tags or run
 # directories (make compare A=before B=after).

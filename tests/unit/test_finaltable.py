@@ -1,0 +1,131 @@
+"""harness.bench.finaltable: the measure suite's predictions from a profile,
+worked out here by hand from the profiles' numbers, and the table's rows."""
+
+import json
+
+import pytest
+
+from harness.bench import finaltable, report, suite
+from harness.bench.finaltable import Hardware
+from harness.guest.protocol import parse_line
+from harness.model import hwmodel
+
+
+def hw(name: str) -> Hardware:
+    return Hardware.from_profile(hwmodel.load_profile(name).data)
+
+
+def test_pentium_memory_levels_by_hand():
+    """pc-p5: 90 MHz, CPI 1.3; 8 KB L1 with 32-byte lines; 256 KB L2 at 40 ns;
+    memory 120 ns + 32 bytes at 80 MB/s = 400 ns."""
+    p5 = hw("pc-p5")
+    load = 1.3 * 1000 / 90
+    assert p5.load_ns(512, 128) == pytest.approx(load)
+    assert p5.load_ns(8192, 128) == pytest.approx(load)               # fits the L1
+    assert p5.load_ns(16384, 128) == pytest.approx(load + 40)         # the L2
+    assert p5.load_ns(256 << 10, 128) == pytest.approx(load + 40)
+    assert p5.load_ns(512 << 10, 128) == pytest.approx(load + 40 + 120 + 400)
+    # one word at a time: one miss per 32-byte line, every 8th load
+    assert p5.load_ns(16384, 4) == pytest.approx(load + 40 / 8)
+    assert p5.load_ns(4 << 20, 4) == pytest.approx(load + (40 + 520) / 8)
+
+
+def test_decstation_memory_level_and_bandwidth_by_hand():
+    """ds3100: 16.67 MHz, one-word lines, no L2, write-through: every word
+    written costs 4 bytes at the bandwidth, every line read latency + 4 bytes."""
+    ds = hw("ds3100")
+    data = hwmodel.load_profile("ds3100").data
+    cycle, cpi = 1000 / 16.67, data["cpu"]["cpi"]
+    word = 4 * 1000 / data["memory"]["bandwidth_mbs"]
+    assert ds.load_ns(64 << 10, 128) == pytest.approx(cpi * cycle)
+    assert ds.load_ns(128 << 10, 128) == pytest.approx(cpi * cycle + 100 + word)
+    mb = 4 << 20
+    assert ds.read_ns(mb) == pytest.approx(mb / 4 * (100 + word))
+    assert ds.write_ns(mb) == pytest.approx(mb / 4 * word)
+    # the disk: 0.5 ms overhead + 1 KB at 1.25 MB/s; random adds 16 ms and half of 3600 rpm
+    assert ds.disk_sequential_ns == pytest.approx(500e3 + 1024e3 / 1.25)
+    assert ds.disk_random_ns == pytest.approx(500e3 + 1024e3 / 1.25 + 16e6 + 0.5 * 60e9 / 3600)
+
+
+def test_microvax_has_no_cache_every_load_is_a_bus_word():
+    mv = hw("mvax2")
+    data = hwmodel.load_profile("mvax2").data
+    load = data["cpu"]["cpi"] * 200 + 4 * 1000 / data["memory"]["bandwidth_mbs"]
+    assert mv.load_ns(512, 128) == pytest.approx(load)
+    assert mv.load_ns(4 << 20, 4) == pytest.approx(load)
+
+
+def test_none_is_one_ns_per_instruction_and_free_memory():
+    none = Hardware.from_profile(hwmodel.load_profile("none").data)
+    assert none.load_ns(4 << 20, 128) == 1.0
+    assert none.insns(2, traps=1) == 2.0
+    assert none.read_ns(4 << 20) == 0.0 and none.write_ns(4 << 20) == 0.0
+
+
+def test_write_back_write_allocate_fetches_and_writes_back_each_line():
+    data = hwmodel.load_profile("ds3100").data
+    data = {**data, "dcache": {**data["dcache"], "write_policy": "write-back", "line": 16}}
+    h = Hardware.from_profile(data)
+    word = 4 * 1000 / data["memory"]["bandwidth_mbs"]
+    assert h.write_ns(4096) == pytest.approx(4096 / 16 * ((100 + 4 * word) + 4 * word))
+
+
+def line(bench, case, iters, ns, loop_ns, extra=""):
+    return parse_line(f"RESULT bench={bench} case={case} iters={iters} ns={ns} "
+                      f"loop_ns={loop_ns} insns=0 loop_insns=0 {extra}".strip())
+
+
+def run_of(*lines):
+    return report.RunRecord(arch="riscv", profile="ds3100-riscv", mips=13.0, profile_note="",
+                            results=list(lines))
+
+
+def test_rows_software_is_measured_minus_hardware():
+    run = run_of(line("syscall", "getpid", 100, 2_000_000, 100_000),
+                 line("cswitch", "roundtrip", 10, 3_000_000, 0),
+                 line("memlat", "s128-4m", 1000, 600_000, 50_000, "stride=128 size=4194304"),
+                 line("metadata", "sync", 128, 128 * 50_000_000, 0,
+                      "policy=sync dev_writes=256 sync_writes=256 dev_reads=0"))
+    data = hwmodel.load_profile("ds3100-riscv").data
+    h = Hardware.from_profile(data)
+    rows = {r.key: r for r in finaltable.final_table(run, data)}
+    # only what was run
+    assert set(rows) == {"syscall/getpid", "cswitch/roundtrip/2", "memlat/s128-4m",
+                         "metadata/sync"}
+    g = rows["syscall/getpid"]
+    assert g.measured_ns == 19_000 and g.kind == ">="
+    assert g.hardware_ns == pytest.approx(h.insns(2, traps=1))
+    assert g.software_ns == pytest.approx(19_000 - g.hardware_ns)
+    assert rows["cswitch/roundtrip/2"].measured_ns == 150_000      # half a round trip
+    m = rows["memlat/s128-4m"]
+    assert m.kind == "=" and m.measured_ns == 550
+    assert m.hardware_ns == pytest.approx(h.load_ns(4 << 20, 128))
+    md = rows["metadata/sync"]
+    assert md.hardware_ns == pytest.approx(2 * h.insns(2, traps=1) + 2 * h.disk_random_ns)
+
+
+def test_table_text_json_and_csv(tmp_path):
+    run = run_of(line("syscall", "getpid", 100, 2_000_000, 100_000),
+                 line("membw", "write", 1, 400_000_000, 0).__class__(
+                     bench="membw", case="write", iters=1, ns=400_000_000, loop_ns=0,
+                     insns=0, loop_insns=0, bytes=4 << 20))
+    rows = finaltable.final_table(run, hwmodel.load_profile("ds3100-riscv").data)
+    text = finaltable.format_table(rows, run)
+    assert "Final Results Table: riscv, profile ds3100-riscv" in text
+    assert "system call: getpid" in text and ">= " in text
+    assert "10.5 MB/s measured" in text                # 4194304 bytes in 0.4 s
+    back = finaltable.from_json(json.loads(json.dumps(finaltable.to_json(rows))))
+    assert back == rows
+    finaltable.write_csv(rows, tmp_path / "final.csv")
+    csv_text = (tmp_path / "final.csv").read_text()
+    assert csv_text.splitlines()[0] == ",".join(finaltable.CSV_FIELDS)
+    assert len(csv_text.splitlines()) == 1 + len(rows)
+
+
+def test_measure_suite_names_match_the_program():
+    assert suite.SUITES["measure"][0] == "timer"
+    assert "cswitch" in suite.SUITES["measure"]            # reused from the paper suite
+    memlat = suite.BY_NAME["memlat"]
+    assert memlat.cases[0] == "s128-512" and memlat.cases[13] == "s128-4m"
+    assert memlat.cases[-1] == "s4-4m" and len(memlat.cases) == 28
+    assert [b.name for b in suite.choose(None, "measure")] == list(suite.SUITES["measure"])
