@@ -90,6 +90,15 @@ struct dirent {
 #define FSCTL_DROPCACHE 4       /* arg unused: write back every dirty block, then
                                  * empty the buffer cache (EBUSY if a block is
                                  * in use)                                    */
+#define FSCTL_PAGEPOLICY 5      /* arg: a PAGES_* policy, as an integer, for the
+                                 * user pages allocated from now on; returns the
+                                 * old one.  (Not the file system's, but this is
+                                 * the call for the kernel's knobs.)          */
+
+/* Page-allocation policies (kernel/port/kalloc.c). */
+#define PAGES_LIST      0       /* the free list's head (the default)        */
+#define PAGES_COLOURED  1       /* the virtual page's cache colour           */
+#define PAGES_RANDOM    2       /* a pseudo-random colour                    */
 
 /* Write policies (kernel/port/writeback.c). */
 #define POLICY_SYNC         0   /* UNIX: metadata written at once, data on close */

@@ -42,6 +42,8 @@ extern struct file console_file;
 void  kalloc_init(uintptr start, uintptr end);
 void *kalloc(void);                   /* one zeroed page, or 0 */
 void  kfree(void *page);
+void *kalloc_user(uaddr va);          /* a zeroed page for user address va, by the page policy */
+int   kalloc_policy(int policy);      /* PAGES_*: set it; returns the old one, or -EINVAL */
 uint32 kalloc_free_pages(void);
 uint32 kalloc_total_pages(void);
 

@@ -489,6 +489,8 @@ int32 sys_fsctl(const uint32 *arg)
          * disk (cold-file reads, docs/measure.md).  Any process may ask;
          * the kernel has no privileged users yet. */
         return bcache_resize(bcache_size());
+    case FSCTL_PAGEPOLICY:
+        return kalloc_policy((int)arg[1]);
     }
     return -EINVAL;
 }

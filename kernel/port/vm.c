@@ -14,7 +14,7 @@ int uvm_grow(pagetable_t pt, uaddr from, uaddr to, int perm)
     for (uaddr va = PGROUNDDOWN(from); va < to; va += PGSIZE) {
         if (arch_pt_lookup(pt, va, 0))
             continue;       /* already there: the last page of a heap or segment */
-        void *page = kalloc();
+        void *page = kalloc_user(va);
         if (!page || arch_pt_map(pt, va, V2P(page), perm) < 0) {
             if (page)
                 kfree(page);
@@ -42,7 +42,7 @@ int uvm_copy(pagetable_t from, pagetable_t to, uaddr start, uaddr end)
         paddr pa = arch_pt_lookup(from, va, &perm);
         if (!pa)
             continue;
-        void *page = kalloc();
+        void *page = kalloc_user(va);
         if (!page)
             return -ENOMEM;
         memcpy(page, P2V(PGROUNDDOWN(pa)), PGSIZE);
