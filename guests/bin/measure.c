@@ -20,6 +20,7 @@
  *   measure syscall [-n N]    bench=syscall  cases getpid, dup2
  *   measure proc    [-n N]    bench=proc     cases forkexit, forkexec, exec
  *   measure memlat  [-n REFS] bench=memlat   cases s128-512 .. s128-4m, s4-512 .. s4-4m
+ *                   [-s STRIDE] [-f] [-p list|coloured|random]  (Figure 4: cmd_memlat)
  *   measure membw   [-n PASSES] bench=membw  cases read, write
  *   measure bufcache [-n PASSES] bench=bufcache cases warm, cold
  *   measure metadata          bench=metadata cases sync, delayed
@@ -292,11 +293,13 @@ static uint32_t *big_array(void)
     return (uint32_t *)p;
 }
 
+/* s128-4m, s128-320k, s4-640: the stride, then the size in the largest
+ * unit it is a whole number of (harness/bench/suite.py: memlat_case). */
 static void size_name(char *buf, size_t len, unsigned stride, unsigned size)
 {
-    if (size >= (1u << 20))
+    if (size % (1u << 20) == 0)
         snprintf(buf, len, "s%u-%um", stride, size >> 20);
-    else if (size >= 1024)
+    else if (size % 1024 == 0)
         snprintf(buf, len, "s%u-%uk", stride, size >> 10);
     else
         snprintf(buf, len, "s%u-%u", stride, size);
@@ -338,14 +341,27 @@ static void memlat_case(int k, char *a, uint32_t stride, uint32_t size, uint32_t
     report("memlat", casename, loops * 16, 0, &t, &e, extra);
 }
 
-static void cmd_memlat(uint32_t refs)
+/* Every power of two from 512 B to 4 MB, at 128 B and at one word, or
+ * (-s) at one stride; -f adds the quarter steps between (5/4, 3/2, 7/4 of
+ * each), for Figure 4's slopes.  -p sets the page policy for the array's
+ * pages (kernel/port/kalloc.c) and puts the old one back at the end. */
+static void cmd_memlat(uint32_t refs, int pages, uint32_t only_stride, int fine)
 {
+    int old = -1;
+    if (pages >= 0 && (old = fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)pages)) < 0)
+        die("fsctl PAGEPOLICY");
     char *a = (char *)big_array();
     int k = 1;
     static const uint32_t strides[] = { 128, sizeof(void *) };
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
+        if (only_stride && strides[s] != only_stride)
+            continue;
         for (uint32_t size = 512; size <= MAXBYTES; size *= 2)
-            memlat_case(k++, a, strides[s], size, refs);
+            for (uint32_t q = 4; q < (fine && size < MAXBYTES ? 8u : 5u); q++)
+                memlat_case(k++, a, strides[s], size / 4 * q, refs);
+    }
+    if (old >= 0)
+        fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)old);
 }
 
 /* 002, 2b: RAM read and write bandwidth: every word of a 4 MB array, 16
@@ -541,7 +557,8 @@ static void cmd_metadata(void)
 static void usage(void)
 {
     fprintf(2, "usage: measure timer|call|syscall|proc|memlat|membw|bufcache|metadata"
-            " [-n N]\n");
+            " [-n N]\n       measure memlat [-n REFS] [-s 128|4] [-f]"
+            " [-p list|coloured|random]\n");
     exit(2);
 }
 
@@ -557,11 +574,27 @@ int main(int argc, char *argv[])
                   text_u64(argv[4]), text_u64(argv[5]));
         return 0;
     }
-    uint32_t n = 0;
+    uint32_t n = 0, stride = 0;
+    int pages = -1, fine = 0;
+    static const char *const page_policies[] = {
+        [PAGES_LIST] = "list", [PAGES_COLOURED] = "coloured", [PAGES_RANDOM] = "random",
+    };
     for (int i = 2; i < argc; i++) {
         if (BENCH_ARG_N(argc, argv, i))
             n = (uint32_t)atoi(argv[++i]);
-        else
+        else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc &&
+                 (atoi(argv[i + 1]) == 128 || atoi(argv[i + 1]) == (int)sizeof(void *)))
+            stride = (uint32_t)atoi(argv[++i]);
+        else if (strcmp(argv[i], "-f") == 0)
+            fine = 1;
+        else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc && pages < 0) {
+            i++;
+            for (int p = 0; p < 3; p++)
+                if (strcmp(argv[i], page_policies[p]) == 0)
+                    pages = p;
+            if (pages < 0)
+                usage();
+        } else
             usage();
     }
 #define OR(dflt) (n ? n : (dflt))
@@ -574,7 +607,7 @@ int main(int argc, char *argv[])
     else if (strcmp(cmd, "proc") == 0)
         cmd_proc(OR(50));
     else if (strcmp(cmd, "memlat") == 0)
-        cmd_memlat(OR(1u << 20));
+        cmd_memlat(OR(1u << 20), pages, stride, fine);
     else if (strcmp(cmd, "membw") == 0)
         cmd_membw(OR(2));
     else if (strcmp(cmd, "bufcache") == 0)

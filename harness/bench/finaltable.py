@@ -30,6 +30,7 @@ final.csv; final_table() is pure, for the unit tests.
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,43 @@ BSIZE = 1024            # kernel/include/fsformat.h: the disk's block, one reque
 
 
 @dataclass(frozen=True)
+class Cache:
+    """One cache's geometry (and, for an L2, its hit latency)."""
+
+    size: int
+    line: int
+    assoc: int
+    write_back: bool = False
+    write_allocate: bool = False
+    latency_ns: float = 0.0
+
+    @property
+    def sets(self) -> int:
+        return self.size // (self.line * self.assoc)
+
+    def ring_misses(self, size: int, stride: int) -> int:
+        """Lines missed per lap of a ring of loads `stride` apart through
+        `size` bytes of physically contiguous memory (or of pages placed by
+        colour, which a cache cannot tell apart).  The ring's lines are
+        every step-th line; line k goes to set k mod sets, so the sets it
+        uses repeat with period P = sets / gcd(step, sets), and each gets
+        q or q + 1 of its lines.  A set holding more lines than it has ways
+        misses every one of them on every lap (LRU or direct-mapped, the
+        ring always comes back to the line used longest ago)."""
+        if stride >= self.line:
+            nlines, step = size // stride, stride // self.line
+        else:
+            nlines, step = size // self.line, 1
+        period = self.sets // math.gcd(step, self.sets)
+        q, r = divmod(nlines, period)
+        if q > self.assoc:
+            return nlines
+        if q == self.assoc:
+            return r * (self.assoc + 1)
+        return 0
+
+
+@dataclass(frozen=True)
 class Hardware:
     """The profile fields the predictions use, in nanoseconds and bytes."""
 
@@ -49,8 +87,8 @@ class Hardware:
     branch_extra: float
     load_extra: float
     trap_extra: float
-    dcache: tuple[int, int, bool, bool] | None     # size, line, write_back, write_allocate
-    l2: tuple[int, int, float] | None               # size, line, latency_ns
+    dcache: Cache | None
+    l2: Cache | None
     mem_latency_ns: float
     mem_mbs: float | None                           # None: memory costs nothing
     bus_bytes: int
@@ -65,10 +103,12 @@ class Hardware:
         dc = data["dcache"]
         dcache = None
         if dc.get("size", 0):
-            dcache = (dc["size"], dc["line"], dc["write_policy"] == "write-back",
-                      bool(dc["write_allocate"]))
+            dcache = Cache(dc["size"], dc["line"], dc["assoc"], dc["write_policy"] == "write-back",
+                           bool(dc["write_allocate"]))
         l2 = data.get("l2")
-        l2t = (l2["size"], l2["line"], float(l2["latency_ns"])) if l2 and l2.get("size") else None
+        l2t = None
+        if l2 and l2.get("size"):
+            l2t = Cache(l2["size"], l2["line"], l2["assoc"], latency_ns=float(l2["latency_ns"]))
         # hw-models/core/disk.c: overhead, then a seek if the cylinder
         # changes and half a rotation unless the request continues the last.
         sequential = disk["overhead_us"] * 1e3
@@ -99,35 +139,36 @@ class Hardware:
     # -- the memory-access curve
     def load_ns(self, size: int, stride: int) -> float:
         """One load of a pointer ring of `size` bytes, `stride` apart, in the
-        steady state: the load's own cycles, plus an L1 miss per
-        line (or per load, if the stride is a line or more) once the ring
-        exceeds the L1, an L2 miss likewise once it exceeds the L2.  The
-        sizes are powers of two, so a ring bigger than a cache is at least
-        twice its size and, LRU or direct-mapped, every line misses."""
+        steady state, its pages placed by colour (or contiguous): the load's
+        own cycles; an L2 access for every line that misses the L1 on every
+        lap (Cache.ring_misses), and a memory read for every one of those
+        that misses the L2 too.  Pages placed otherwise can only add
+        conflicts: for them this is a lower bound."""
         t = self.insns(1, loads=1)
         if self.dcache is None:                  # no cache: every load is a bus word
             return t + self.mem_read(4)
-        dsize, dline, _, _ = self.dcache
-        if size <= dsize:
+        n = size // stride
+        if size <= self.dcache.size or n == 0:
             return t
-        m1 = min(1.0, stride / dline)
+        m1 = self.dcache.ring_misses(size, stride) / n
         if self.l2 is None:
-            return t + m1 * self.mem_read(dline)
-        l2size, l2line, l2lat = self.l2
-        t += m1 * l2lat
-        if size > l2size:
-            t += min(1.0, stride / l2line) * self.mem_read(l2line)
+            return t + m1 * self.mem_read(self.dcache.line)
+        t += m1 * self.l2.latency_ns
+        if size > self.l2.size:
+            # Every profile's L2 is at least twice its L1, so a ring bigger
+            # than the L2 misses the L1 everywhere and the L2 sees it whole.
+            t += self.l2.ring_misses(size, stride) / n * self.mem_read(self.l2.line)
         return t
 
     # -- bandwidth: memory time for reading / writing `nbytes` sequentially
     def read_ns(self, nbytes: int) -> float:
         if self.dcache is None:
             return nbytes / 4 * self.mem_read(4)
-        _, dline, _, _ = self.dcache
+        dline = self.dcache.line
         if self.l2 is None:
             return nbytes / dline * self.mem_read(dline)
-        _, l2line, l2lat = self.l2
-        return nbytes / dline * l2lat + nbytes / l2line * self.mem_read(l2line)
+        l2line = self.l2.line
+        return nbytes / dline * self.l2.latency_ns + nbytes / l2line * self.mem_read(l2line)
 
     def write_ns(self, nbytes: int) -> float:
         """The memory's busy time: a lower bound on the time (the write
@@ -138,11 +179,11 @@ class Hardware:
             # Stores reach the write-allocate, write-back L2 (through the
             # write buffer, or as L1 misses and write-backs): each L2 line
             # is fetched and, dirty, later written back.
-            _, l2line, _ = self.l2
+            l2line = self.l2.line
             return nbytes / l2line * (self.mem_read(l2line) + self.xfer(l2line))
-        if self.dcache is None or not self.dcache[2]:
+        if self.dcache is None or not self.dcache.write_back:
             return nbytes / 4 * self.xfer(4)        # write-through: every word
-        _, dline, _, alloc = self.dcache
+        dline, alloc = self.dcache.line, self.dcache.write_allocate
         fetch = self.mem_read(dline) if alloc and dline > 4 else 0.0
         return nbytes / dline * (fetch + self.xfer(dline))
 
@@ -213,9 +254,9 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
     # that fits each cache, and 4 MB, which fits none.
     levels = []
     if hw.dcache:
-        levels.append(("L1", hw.dcache[0]))
+        levels.append(("L1", hw.dcache.size))
     if hw.l2:
-        levels.append(("L2", hw.l2[0]))
+        levels.append(("L2", hw.l2.size))
     levels.append(("memory", 4 << 20))
     for stride in (128, 4):
         for name, size in levels:

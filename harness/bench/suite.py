@@ -89,10 +89,11 @@ MEMLAT_STRIDES = (128, 4)                                   # Chen's 128 B; one 
 
 
 def memlat_case(stride: int, size: int) -> str:
-    """The case name measure.c prints for one array size and stride."""
-    if size >= 1 << 20:
+    """The case name measure.c prints for one array size and stride: the
+    size in the largest unit it is a whole number of (s128-4m, s4-320k)."""
+    if size % (1 << 20) == 0:
         return f"s{stride}-{size >> 20}m"
-    if size >= 1024:
+    if size % 1024 == 0:
         return f"s{stride}-{size >> 10}k"
     return f"s{stride}-{size}"
 
