@@ -192,7 +192,7 @@ $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/core/*.h) $(QEMU_PLUGIN_H)
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
 .PHONY: all help hwmodel toolchain iso deps check-args run shell compare test unit-test \
-        calibrate figure1 sweep clean distclean FORCE grade gdb attribute
+        calibrate figure1 figure4 sweep clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
 # Each build ends by stamping what it was made from (the hashes of its
@@ -300,6 +300,13 @@ figure1: deps  ## the paper's Figure 1 from the six machines' models (results/fi
 	$(Q)$(MAKE) hwmodel
 	$(Q)for a in riscv m68k mips sparc vax; do $(MAKE) all ARCH=$$a || exit 1; done
 	$(PYTHON) -m harness figure1
+
+# Chen et al.'s Figure 4 (memory access time against array size, one curve
+# per page-allocation policy) on pc-p5, or on PROFILE= (results/figure4*).
+FIGURE4_PROFILE = $(if $(filter-out none,$(PROFILE)),$(PROFILE),pc-p5)
+figure4: deps  ## Chen et al.'s Figure 4 on pc-p5 (or PROFILE=): results/figure4.png, .csv
+	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(FIGURE4_PROFILE))
+	$(PYTHON) -m harness figure4 --profile $(FIGURE4_PROFILE)
 
 sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES, plot (results/sweep-*)
 	@test -n "$(call profile_isa,$(SWEEP_PROFILE))" || \

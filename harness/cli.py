@@ -40,7 +40,8 @@ from .bench import checks, compare, finaltable, provenance, report, rundir, suit
 from .course import debug, grade, labs
 from .errors import HarnessError
 from .guest import machines
-from .model import attribute, calibrate, figure1, hwmodel, overhead, profiles, runs, sweep
+from .model import (attribute, calibrate, figure1, figure4, hwmodel, overhead, profiles, runs,
+                    sweep)
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -322,6 +323,13 @@ def cmd_figure1(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_figure4(args: argparse.Namespace) -> int:
+    text, paths = figure4.figure4(args.profile, Path(args.out), say=_say)
+    print(text, end="")
+    _say(f"wrote {', '.join(str(p) for p in paths)}")
+    return EXIT_OK
+
+
 def cmd_overhead(args: argparse.Namespace) -> int:
     text, path = overhead.overhead(args.profile, args.repeat, args.bench,
                                    Path(args.out) / f"hwmodel-overhead-{args.profile}.txt",
@@ -492,6 +500,11 @@ COMMANDS: tuple[Command, ...] = (
                                   "'break trap_entry' -ex continue")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
             "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1, (OUT,)),
+    Command("figure4", "Chen et al.'s Figure 4: cycles per memory reference against array "
+            "size, one curve per page-allocation policy; write OUT/figure4.csv, .png, .json "
+            "(OUT/figure4-PROFILE.* for a profile other than pc-p5)", cmd_figure4,
+            (MODEL.but(default="pc-p5", required=False, default_help="pc-p5, Chen et al.'s "
+                       "Pentium"), OUT)),
     Command("overhead", "what the hardware model costs in host time (a benchmark: run "
             "it on an idle machine); write OUT/hwmodel-overhead-PROFILE.txt", cmd_overhead,
             (MODEL, ARCH, BENCH, OUT),
