@@ -39,6 +39,9 @@ from ..guest.protocol import Result
 from .suite import memlat_case
 
 BSIZE = 1024            # kernel/include/fsformat.h: the disk's block, one request's transfer
+# What the MIPS TLB maps at once: QEMU's 24Kc, 16 entries of two 4 KB pages
+# each (kernel/arch/mips/mips.h: NTLB), not the R2000's 64 single pages.
+TLB_REACH = 16 * 2 * 4096
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,10 @@ class Hardware:
     bus_bytes: int
     disk_sequential_ns: float                       # a BSIZE request after the last one
     disk_random_ns: float                           # ... anywhere else: seek, half a turn
+    # Instructions a dependent load takes: 2 on MIPS I, whose load delay
+    # slot the compiler fills with a nop when the next instruction needs
+    # the value (p = *p), and the model counts that nop like any other.
+    load_use_insns: int = 1
 
     @staticmethod
     def from_profile(data: dict[str, Any]) -> "Hardware":
@@ -119,7 +126,8 @@ class Hardware:
         return Hardware(1000.0 / cpu["clock_mhz"], cpu["cpi"], cpu["branch_extra"],
                         cpu["load_extra"], cpu["trap_extra"], dcache, l2t,
                         float(mem["latency_ns"]), float(mem["bandwidth_mbs"]),
-                        int(mem["bus_bytes"]), sequential, random)
+                        int(mem["bus_bytes"]), sequential, random,
+                        2 if data.get("isa") == "mips" else 1)
 
     # -- pieces, in ns
     def insns(self, n: float, branches: float = 0, loads: float = 0, traps: float = 0) -> float:
@@ -144,7 +152,7 @@ class Hardware:
         lap (Cache.ring_misses), and a memory read for every one of those
         that misses the L2 too.  Pages placed otherwise can only add
         conflicts: for them this is a lower bound."""
-        t = self.insns(1, loads=1)
+        t = self.insns(self.load_use_insns, loads=1)
         if self.dcache is None:                  # no cache: every load is a bus word
             return t + self.mem_read(4)
         n = size // stride
@@ -258,12 +266,16 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
     if hw.l2:
         levels.append(("L2", hw.l2.size))
     levels.append(("memory", 4 << 20))
+    # (MIPS refills its TLB in software, and a ring bigger than the TLB's
+    # reach takes refills the prediction leaves out: the TLB is not modelled.)
     for stride in (128, 4):
         for name, size in levels:
             case = memlat_case(stride, size)
+            tlb = profile.get("isa") == "mips" and size > TLB_REACH
             add("memlat", case, f"memory read, {name} ({_size(size)} array, stride {stride} B)",
-                "002 2a; 004 Fig. 4", "=", hw.load_ns(size, stride),
-                "load cycles + misses at the profile's latencies", key=f"memlat/{case}")
+                "002 2a; 004 Fig. 4", ">=" if tlb else "=", hw.load_ns(size, stride),
+                "load cycles + misses at the profile's latencies" +
+                ("; not the software TLB refills" if tlb else ""), key=f"memlat/{case}")
 
     mb = 4 << 20
     for case, hw_ns, basis in (
