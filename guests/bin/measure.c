@@ -44,9 +44,37 @@ static void die(const char *what)
     exit(1);
 }
 
+/*
+ * A timed span, as bench.h's bench_span_begin/end time one, but with the
+ * start kept apart from the result.  GCC 12's VAX back end miscompiles
+ * bench_span_end's `s->ns = ns - s->ns` when it is not inlined (it stores
+ * 0: a 64-bit difference written over its own operand), and this file's
+ * many cases make GCC keep it out of line; a separate field compiles right.
+ */
+struct span {
+    uint64_t ns0, insns0;           /* at the start                        */
+    uint64_t ns, insns;             /* elapsed, once span_end has run       */
+};
+
+static inline void span_begin(struct span *s, int id)
+{
+    bench_region_begin(id);
+    s->ns0 = bench_now_ns();
+    s->insns0 = bench_insns();
+}
+
+static inline void span_end(struct span *s, int id)
+{
+    uint64_t insns = bench_insns();
+    uint64_t ns = bench_now_ns();
+    bench_region_end(id);
+    s->ns = ns - s->ns0;
+    s->insns = insns - s->insns0;
+}
+
 /* The RESULT line of one case: timed span t, empty span e. */
 static void report(const char *bench, const char *casename, uint32_t iters, uint32_t bytes,
-                   const struct bench_span *t, const struct bench_span *e, const char *extra)
+                   const struct span *t, const struct span *e, const char *extra)
 {
     struct bench_result r = {
         .bench = bench, .casename = casename, .iters = iters, .bytes = bytes,
@@ -58,19 +86,19 @@ static void report(const char *bench, const char *casename, uint32_t iters, uint
 
 /* The empty loop every case subtracts: n iterations of nothing but the
  * counter, which the asm keeps the compiler from removing. */
-static void empty_loop(struct bench_span *e, int k, uint32_t n)
+static void empty_loop(struct span *e, int k, uint32_t n)
 {
-    bench_span_begin(e, BENCH_EMPTY(k));
+    span_begin(e, BENCH_EMPTY(k));
     for (uint32_t i = 0; i < n; i++)
         asm volatile("" : : "r"(i));
-    bench_span_end(e, BENCH_EMPTY(k));
+    span_end(e, BENCH_EMPTY(k));
 }
 
 /* The "empty loop" of a case that subtracts only the two clock reads. */
-static void no_loop(struct bench_span *e, int k)
+static void no_loop(struct span *e, int k)
 {
-    bench_span_begin(e, BENCH_EMPTY(k));
-    bench_span_end(e, BENCH_EMPTY(k));
+    span_begin(e, BENCH_EMPTY(k));
+    span_end(e, BENCH_EMPTY(k));
 }
 
 /* ---------------------------------------------------------------- timer */
@@ -82,23 +110,23 @@ static void no_loop(struct bench_span *e, int k)
  * the reading, not a loop). */
 static void cmd_timer(uint32_t n)
 {
-    struct bench_span t, e;
+    struct span t, e;
     for (uint32_t i = 0; i < 1000; i++)
         bench_now_ns();
 
-    bench_span_begin(&t, BENCH_TIMED(1));
+    span_begin(&t, BENCH_TIMED(1));
     for (uint32_t i = 0; i < n; i++) {
         uint64_t now = bench_now_ns();
         asm volatile("" : : "r"(i), "r"((uint32_t)now));
     }
-    bench_span_end(&t, BENCH_TIMED(1));
+    span_end(&t, BENCH_TIMED(1));
     empty_loop(&e, 1, n);
     report("timer", "clock", n, 0, &t, &e, 0);
 
-    bench_span_begin(&t, BENCH_TIMED(2));
+    span_begin(&t, BENCH_TIMED(2));
     for (uint32_t i = 0; i < n; i++)
         asm volatile("" : : "r"(i));
-    bench_span_end(&t, BENCH_TIMED(2));
+    span_end(&t, BENCH_TIMED(2));
     no_loop(&e, 2);                            /* the reads alone */
     report("timer", "loop", n, 0, &t, &e, 0);
 }
@@ -122,19 +150,19 @@ CALLEE static void f7(int a, int b, int c, int d, int e, int f, int g) {}
     do {                                                            \
         for (uint32_t i = 0; i < 1000; i++)                         \
             call;                                                   \
-        bench_span_begin(&t, BENCH_TIMED(k + 1));                   \
+        span_begin(&t, BENCH_TIMED(k + 1));                   \
         for (uint32_t i = 0; i < n; i++) {                          \
             call;                                                   \
             asm volatile("" : : "r"(i));                            \
         }                                                           \
-        bench_span_end(&t, BENCH_TIMED(k + 1));                     \
+        span_end(&t, BENCH_TIMED(k + 1));                     \
         empty_loop(&e, k + 1, n);                                   \
         report("call", "a" #k, n, 0, &t, &e, 0);                    \
     } while (0)
 
 static void cmd_call(uint32_t n)
 {
-    struct bench_span t, e;
+    struct span t, e;
     CALL_CASE(0, f0());
     CALL_CASE(1, f1(i));
     CALL_CASE(2, f2(i, i));
@@ -153,27 +181,27 @@ static void cmd_call(uint32_t n)
  * can repeat forever). */
 static void cmd_syscall(uint32_t n)
 {
-    struct bench_span t, e;
+    struct span t, e;
     for (uint32_t i = 0; i < 1000; i++)
         getpid();
-    bench_span_begin(&t, BENCH_TIMED(1));
+    span_begin(&t, BENCH_TIMED(1));
     for (uint32_t i = 0; i < n; i++) {
         getpid();
         asm volatile("" : : "r"(i));
     }
-    bench_span_end(&t, BENCH_TIMED(1));
+    span_end(&t, BENCH_TIMED(1));
     empty_loop(&e, 1, n);
     report("syscall", "getpid", n, 0, &t, &e, 0);
 
     for (uint32_t i = 0; i < 1000; i++)
         if (dup2(0, NOFILE - 1) < 0)
             die("dup2");
-    bench_span_begin(&t, BENCH_TIMED(2));
+    span_begin(&t, BENCH_TIMED(2));
     for (uint32_t i = 0; i < n; i++) {
         dup2(0, NOFILE - 1);
         asm volatile("" : : "r"(i));
     }
-    bench_span_end(&t, BENCH_TIMED(2));
+    span_end(&t, BENCH_TIMED(2));
     empty_loop(&e, 2, n);
     close(NOFILE - 1);
     report("syscall", "dup2", n, 0, &t, &e, 0);
@@ -238,8 +266,8 @@ static void exec_link(uint32_t left, uint32_t n, uint64_t ns, uint64_t insns)
         exec(SELF, argv);
         die("exec");
     }
-    struct bench_span t = { ns, insns }, e;
-    bench_span_end(&t, BENCH_TIMED(3));
+    struct span t = { .ns0 = ns, .insns0 = insns }, e;
+    span_end(&t, BENCH_TIMED(3));
     empty_loop(&e, 3, n);
     report("proc", "exec", n, 0, &t, &e, 0);
 }
@@ -248,33 +276,33 @@ static void exec_link(uint32_t left, uint32_t n, uint64_t ns, uint64_t insns)
  * fork, exec of a trivial program, exit and wait; and exec alone. */
 static void cmd_proc(uint32_t n)
 {
-    struct bench_span t, e;
+    struct span t, e;
     for (int i = 0; i < 5; i++)
         spawn(0);
-    bench_span_begin(&t, BENCH_TIMED(1));
+    span_begin(&t, BENCH_TIMED(1));
     for (uint32_t i = 0; i < n; i++) {
         spawn(0);
         asm volatile("" : : "r"(i));
     }
-    bench_span_end(&t, BENCH_TIMED(1));
+    span_end(&t, BENCH_TIMED(1));
     empty_loop(&e, 1, n);
     report("proc", "forkexit", n, 0, &t, &e, 0);
 
     for (int i = 0; i < 5; i++)
         spawn(1);
-    bench_span_begin(&t, BENCH_TIMED(2));
+    span_begin(&t, BENCH_TIMED(2));
     for (uint32_t i = 0; i < n; i++) {
         spawn(1);
         asm volatile("" : : "r"(i));
     }
-    bench_span_end(&t, BENCH_TIMED(2));
+    span_end(&t, BENCH_TIMED(2));
     empty_loop(&e, 2, n);
     report("proc", "forkexec", n, 0, &t, &e, 0);
 
     /* The chain warms up in the forkexec case above (same file, same
      * image); it starts its span here and never comes back. */
-    bench_span_begin(&t, BENCH_TIMED(3));
-    exec_link(n, n, t.ns, t.insns);
+    span_begin(&t, BENCH_TIMED(3));
+    exec_link(n, n, t.ns0, t.insns0);
 }
 
 /* ---------------------------------------------------------------- memory */
@@ -325,13 +353,13 @@ static void memlat_case(int k, char *a, uint32_t stride, uint32_t size, uint32_t
         p = *(void **)p;
 
     uint32_t loops = refs / 16;
-    struct bench_span t, e;
-    bench_span_begin(&t, BENCH_TIMED(k));
+    struct span t, e;
+    span_begin(&t, BENCH_TIMED(k));
     for (uint32_t i = 0; i < loops; i++) {
         CHASE16(p);
         asm volatile("" : : "r"(i));
     }
-    bench_span_end(&t, BENCH_TIMED(k));
+    span_end(&t, BENCH_TIMED(k));
     asm volatile("" : : "r"(p));
     empty_loop(&e, k, loops);
 
@@ -374,24 +402,24 @@ static void cmd_membw(uint32_t passes)
 {
     uint32_t *a = big_array();
     uint32_t words = MAXBYTES / 4;
-    struct bench_span t, e;
+    struct span t, e;
     uint32_t sum = 0;
 
     for (uint32_t *w = a; w < a + words; w += 16)      /* warm up: one pass */
         sum += w[0] + w[15];
-    bench_span_begin(&t, BENCH_TIMED(1));
+    span_begin(&t, BENCH_TIMED(1));
     for (uint32_t p = 0; p < passes; p++)
         for (uint32_t *w = a; w < a + words; w += 16)
             sum += w[0] + w[1] + w[2] + w[3] + w[4] + w[5] + w[6] + w[7] +
                    w[8] + w[9] + w[10] + w[11] + w[12] + w[13] + w[14] + w[15];
-    bench_span_end(&t, BENCH_TIMED(1));
+    span_end(&t, BENCH_TIMED(1));
     asm volatile("" : : "r"(sum));
     no_loop(&e, 1);
     report("membw", "read", passes, MAXBYTES, &t, &e, 0);
 
     for (uint32_t *w = a; w < a + words; w += 16)
         w[0] = w[15] = 0;
-    bench_span_begin(&t, BENCH_TIMED(2));
+    span_begin(&t, BENCH_TIMED(2));
     for (uint32_t p = 0; p < passes; p++) {
         uint32_t v = p;
         asm volatile("" : "+r"(v));
@@ -400,7 +428,7 @@ static void cmd_membw(uint32_t passes)
             w[8] = v; w[9] = v; w[10] = v; w[11] = v; w[12] = v; w[13] = v; w[14] = v; w[15] = v;
         }
     }
-    bench_span_end(&t, BENCH_TIMED(2));
+    span_end(&t, BENCH_TIMED(2));
     no_loop(&e, 2);
     report("membw", "write", passes, MAXBYTES, &t, &e, 0);
 }
@@ -458,16 +486,16 @@ static void cmd_bufcache(uint32_t passes)
         read_file(path, data);
     }
 
-    struct bench_span t, e;
+    struct span t, e;
     struct io_counts io;
     io_snap(&io);
-    bench_span_begin(&t, BENCH_TIMED(1));
+    span_begin(&t, BENCH_TIMED(1));
     for (uint32_t p = 0; p < passes; p++)
         for (int i = 0; i < NFILES; i++) {
             file_name(path, dir, i);
             read_file(path, data);
         }
-    bench_span_end(&t, BENCH_TIMED(1));
+    span_end(&t, BENCH_TIMED(1));
     io_since(&io);
     empty_loop(&e, 1, passes * NFILES);
     io_extra(extra, sizeof extra, &io);
@@ -476,12 +504,12 @@ static void cmd_bufcache(uint32_t passes)
     if (fsctl(FSCTL_DROPCACHE, 0) < 0)
         die("fsctl DROPCACHE");
     io_snap(&io);
-    bench_span_begin(&t, BENCH_TIMED(2));
+    span_begin(&t, BENCH_TIMED(2));
     for (int i = 0; i < NFILES; i++) {
         file_name(path, dir, i);
         read_file(path, data);
     }
-    bench_span_end(&t, BENCH_TIMED(2));
+    span_end(&t, BENCH_TIMED(2));
     io_since(&io);
     empty_loop(&e, 2, NFILES);
     io_extra(extra, sizeof extra, &io);
@@ -533,12 +561,12 @@ static void cmd_metadata(void)
         unlink_all(dir);
         sync();
 
-        struct bench_span t, e;
+        struct span t, e;
         struct io_counts io;
         io_snap(&io);
-        bench_span_begin(&t, BENCH_TIMED(k));
+        span_begin(&t, BENCH_TIMED(k));
         create_all(dir);
-        bench_span_end(&t, BENCH_TIMED(k));
+        span_end(&t, BENCH_TIMED(k));
         io_since(&io);
         empty_loop(&e, k, NFILES);
         unlink_all(dir);
