@@ -44,6 +44,16 @@ BSIZE = 1024            # kernel/include/fsformat.h: the disk's block, one reque
 TLB_REACH = 16 * 2 * 4096
 
 
+# Instructions per load of measure.c's pointer chase (p = *p, 16 in a
+# row), where an ISA's compiled code is not one instruction a load.  On
+# MIPS I a load has a delay slot, which the compiler fills with a nop when
+# the next instruction needs the value, and the model counts that nop like
+# any other; only the 16th slot gets other work (the loop's): 1 + 15/16.
+# The VAX loads through memory in one instruction, `movl *0(r1),r1`
+# (deferred addressing: two loads), so 8 instructions make 16 loads.
+CHASE_INSNS = {"mips": 1 + 15 / 16, "vax": 0.5}
+
+
 @dataclass(frozen=True)
 class Cache:
     """One cache's geometry (and, for an L2, its hit latency)."""
@@ -97,11 +107,7 @@ class Hardware:
     bus_bytes: int
     disk_sequential_ns: float                       # a BSIZE request after the last one
     disk_random_ns: float                           # ... anywhere else: seek, half a turn
-    # Instructions a load of the pointer chase takes.  On MIPS I a load has
-    # a delay slot, which the compiler fills with a nop when the next
-    # instruction needs the value (p = *p), and the model counts that nop
-    # like any other: measure.c chases 16 to a loop iteration, and only the
-    # 16th slot gets other work (the loop's), so 1 + 15/16.
+    # Instructions a load of the pointer chase takes (CHASE_INSNS).
     load_use_insns: float = 1.0
 
     @staticmethod
@@ -129,7 +135,7 @@ class Hardware:
                         cpu["load_extra"], cpu["trap_extra"], dcache, l2t,
                         float(mem["latency_ns"]), float(mem["bandwidth_mbs"]),
                         int(mem["bus_bytes"]), sequential, random,
-                        1 + 15 / 16 if data.get("isa") == "mips" else 1.0)
+                        CHASE_INSNS.get(data.get("isa", ""), 1.0))
 
     # -- pieces, in ns
     def insns(self, n: float, branches: float = 0, loads: float = 0, traps: float = 0) -> float:

@@ -54,7 +54,8 @@ def test_decstation_memory_level_and_bandwidth_by_hand():
 def test_microvax_has_no_cache_every_load_is_a_bus_word():
     mv = hw("mvax2")
     data = hwmodel.load_profile("mvax2").data
-    load = data["cpu"]["cpi"] * 200 + 4 * 1000 / data["memory"]["bandwidth_mbs"]
+    # two loads an instruction (movl *0(r1),r1), each a bus word
+    load = data["cpu"]["cpi"] * 200 / 2 + 4 * 1000 / data["memory"]["bandwidth_mbs"]
     assert mv.load_ns(512, 128) == pytest.approx(load)
     assert mv.load_ns(4 << 20, 4) == pytest.approx(load)
 
