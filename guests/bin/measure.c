@@ -240,18 +240,27 @@ static void spawn(int run_nop)
     reap();
 }
 
-/* Decimal text of a 64-bit number, and back: the exec chain's arguments. */
+/*
+ * A 64-bit number as 16 letters, one per 4 bits ('a' + nibble), and back:
+ * the exec chain's arguments.  Fixed width and no branch on the digits, so
+ * that every link copies and parses the same bytes with the same
+ * instructions whatever the clock read: on the VAX the clock at a command's
+ * start depends on how long the guest idled at the prompt, and decimal text
+ * of it made the chain's instruction count vary from run to run.
+ */
 static char *u64_text(char *buf, uint64_t v)
 {
-    snprintf(buf, 24, "%llu", (unsigned long long)v);
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        buf[i] = (char)('a' + (v & 15));
+    buf[16] = 0;
     return buf;
 }
 
 static uint64_t text_u64(const char *s)
 {
     uint64_t v = 0;
-    while (*s >= '0' && *s <= '9')
-        v = v * 10 + (uint64_t)(*s++ - '0');
+    for (int i = 0; i < 16 && s[i]; i++)
+        v = v << 4 | (uint64_t)(s[i] - 'a');
     return v;
 }
 
