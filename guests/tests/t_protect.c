@@ -7,7 +7,8 @@
  *     for the caller and what it forks later, and the parent keeps its own;
  *   - without privilege, fsctl(FSCTL_SETCONF) is EPERM whatever it would
  *     change (write policy, flush age, cache size) and changes nothing,
- *     while FSCTL_GETCONF still works;
+ *     while FSCTL_GETCONF still works; FSCTL_DROPCACHE and
+ *     FSCTL_PAGEPOLICY are EPERM too;
  *   - sessions: setsid() starts one (EPERM for a group leader); kill()
  *     across sessions is EPERM in both directions, even for a privileged
  *     caller, and kill() within one's own session works; a process of
@@ -134,6 +135,23 @@ static int change_cache(void)
     return err(fsctl(FSCTL_SETCONF, &c));
 }
 
+static int drop_cache(void)
+{
+    return err(fsctl(FSCTL_DROPCACHE, 0));
+}
+
+/* Asks for random pages; a kernel that wrongly allowed it gets the old
+ * policy back from the same child (the call returns the previous one). */
+static int change_pagepolicy(void)
+{
+    int old = fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)PAGES_RANDOM);
+    if (old >= 0) {
+        fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)old);
+        return 0;
+    }
+    return errno;
+}
+
 static int same_conf(const struct fsconf *a, const struct fsconf *b)
 {
     return a->policy == b->policy && a->flush_age_ms == b->flush_age_ms &&
@@ -158,6 +176,13 @@ static void fsctl_checks(void)
     s = in_child(1, change_cache);
     test_check("unprivileged_cache_refused", s == EPERM,
                "changing the cache size: status %d, wanted EPERM (%d)", s, EPERM);
+
+    s = in_child(1, drop_cache);
+    test_check("unprivileged_dropcache_refused", s == EPERM,
+               "emptying the buffer cache: status %d, wanted EPERM (%d)", s, EPERM);
+    s = in_child(1, change_pagepolicy);
+    test_check("unprivileged_pagepolicy_refused", s == EPERM,
+               "changing the page policy: status %d, wanted EPERM (%d)", s, EPERM);
 
     int r = fsctl(FSCTL_GETCONF, &after);
     test_check("conf_unchanged", r == 0 && same_conf(&before, &after),

@@ -483,14 +483,18 @@ int32 sys_fsctl(const uint32 *arg)
     }
     case FSCTL_FSCK:
         return run_fsck(arg[1]);
-    case FSCTL_DROPCACHE:
+    case FSCTL_DROPCACHE: {
         /* Resizing to the same size writes back every dirty block and
          * starts the cache empty: the next read of any block goes to the
-         * disk (cold-file reads, docs/measure.md).  Any process may ask;
-         * the kernel has no privileged users yet. */
-        return bcache_resize(bcache_size());
-    case FSCTL_PAGEPOLICY:
-        return kalloc_policy((int)arg[1]);
+         * disk (cold-file reads, docs/measure.md).  Privileged, like
+         * SETCONF: it slows every process's next reads. */
+        int r = priv_check();
+        return r < 0 ? r : bcache_resize(bcache_size());
+    }
+    case FSCTL_PAGEPOLICY: {
+        int r = priv_check();          /* every later allocation follows it */
+        return r < 0 ? r : kalloc_policy((int)arg[1]);
+    }
     }
     return -EINVAL;
 }
