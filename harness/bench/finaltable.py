@@ -111,6 +111,9 @@ class Hardware:
     disk_random_ns: float                           # ... anywhere else: seek, half a turn
     # Instructions a load of the pointer chase takes (CHASE_INSNS).
     load_use_insns: float = 1.0
+    # memory.write_ns: a bus word's write cycle where it is slower than the
+    # read path's (the DS3100); 0: writes move at the bandwidth, as reads.
+    mem_write_ns: float = 0.0
 
     @staticmethod
     def from_profile(data: dict[str, Any]) -> "Hardware":
@@ -137,7 +140,8 @@ class Hardware:
                         cpu["load_extra"], cpu["trap_extra"], dcache, l2t,
                         float(mem["latency_ns"]), float(mem["bandwidth_mbs"]),
                         int(mem["bus_bytes"]), sequential, random,
-                        CHASE_INSNS.get(data.get("isa", ""), 1.0))
+                        CHASE_INSNS.get(data.get("isa", ""), 1.0),
+                        float(mem.get("write_ns") or 0.0))
 
     # -- pieces, in ns
     def insns(self, n: float, branches: float = 0, loads: float = 0, traps: float = 0) -> float:
@@ -150,6 +154,14 @@ class Hardware:
             return 0.0
         words = -(-nbytes // self.bus_bytes)
         return words * self.bus_bytes * 1000.0 / self.mem_mbs
+
+    def xfer_write(self, nbytes: int) -> float:
+        """Memory time for writing nbytes: whole bus words, each a write
+        cycle where the profile gives one (hw-models/core/memsys.c's
+        wword_mcyc), else at the bandwidth."""
+        if self.mem_mbs is None or not self.mem_write_ns:
+            return self.xfer(nbytes)
+        return -(-nbytes // self.bus_bytes) * self.mem_write_ns
 
     def mem_read(self, nbytes: int) -> float:
         return 0.0 if self.mem_mbs is None else self.mem_latency_ns + self.xfer(nbytes)
@@ -198,12 +210,12 @@ class Hardware:
             # write buffer, or as L1 misses and write-backs): each L2 line
             # is fetched and, dirty, later written back.
             l2line = self.l2.line
-            return nbytes / l2line * (self.mem_read(l2line) + self.xfer(l2line))
+            return nbytes / l2line * (self.mem_read(l2line) + self.xfer_write(l2line))
         if self.dcache is None or not self.dcache.write_back:
-            return nbytes / 4 * self.xfer(4)        # write-through: every word
+            return nbytes / 4 * self.xfer_write(4)  # write-through: every word
         dline, alloc = self.dcache.line, self.dcache.write_allocate
         fetch = self.mem_read(dline) if alloc and dline > 4 else 0.0
-        return nbytes / dline * (fetch + self.xfer(dline))
+        return nbytes / dline * (fetch + self.xfer_write(dline))
 
 
 @dataclass
