@@ -8,7 +8,9 @@
 #   gcc-multilib, which conflicts with the m68k one), m68k, MIPS and SPARC
 #   (sparc64-linux-gnu-gcc -m32: the SPARC kernel links no libgcc), NASM, GRUB
 #   and xorriso for the bootable x86 image, gdb-multiarch for `make gdb`,
-#   and the harness's Python packages.  The VAX toolchain is built from source by its own script.
+#   and the harness's Python packages (Dask's `distributed` among them: the
+#   multi-run commands' --scheduler, and the test of that path on a local
+#   cluster).  The VAX toolchain is built from source by its own script.
 set -euo pipefail
 
 SUDO=""
@@ -87,6 +89,7 @@ python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
 python3 -c 'import matplotlib' 2>/dev/null || need_apt+=(python3-matplotlib)
 python3 -c 'import xdist' 2>/dev/null || need_apt+=(python3-pytest-xdist)
 python3 -c 'import pandas' 2>/dev/null || need_apt+=(python3-pandas)     # the tests read every CSV with it
+python3 -c 'import distributed' 2>/dev/null || need_apt+=(python3-distributed)   # --scheduler: a Dask cluster
 
 if [ ${#need_apt[@]} -gt 0 ]; then
     apt_update
@@ -97,7 +100,8 @@ fi
 # Debian's python3-* packages land in /usr/lib/python3; a pyenv or venv python
 # does not see them.  Fall back to pip for the interpreter `python3` names.
 # (module to import, package that provides it)
-for pair in pexpect:pexpect pytest:pytest matplotlib:matplotlib xdist:pytest-xdist pandas:pandas; do
+for pair in pexpect:pexpect pytest:pytest matplotlib:matplotlib xdist:pytest-xdist pandas:pandas \
+            distributed:distributed; do
     mod=${pair%%:*} pkg=${pair#*:}
     if ! python3 -c "import $mod" 2>/dev/null; then
         echo "deps: pip-installing $pkg for $(command -v python3)"
