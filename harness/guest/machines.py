@@ -24,6 +24,7 @@ kernel image into a SetupError that says what to run.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -139,7 +140,14 @@ class Simh:
         # notes) and takes a command script as its argument.  The pty turns
         # \r\n into \r\r\n, which the console code tolerates.
         script = image.with_name("harness.simh")
-        script.write_text(self.script.format(image=image))
+        text = self.script.format(image=image)
+        # Several runs may boot this image at once (make figure1 -j2 runs
+        # both VAXes side by side): never truncate the script under another
+        # run's SIMH reading it; rewrite it whole, by rename, if it changed.
+        if not script.is_file() or script.read_text() != text:
+            tmp = script.with_name(f"{script.name}.{os.getpid()}.tmp")
+            tmp.write_text(text)
+            os.replace(tmp, script)
         return [exe, str(script)]
 
     def version(self, exe: str) -> str | None:

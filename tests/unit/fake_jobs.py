@@ -1,0 +1,31 @@
+"""Jobs for the executor's tests (tests/unit/test_executor.py): module-level,
+so that worker processes (spawned, or Dask's) find them by name."""
+
+import time
+
+from harness.errors import BenchmarkError, GuestPanic, SetupError
+
+
+def square(x: int, delay: float = 0.0, say=print) -> int:
+    """x squared, after `delay` seconds (to finish out of order)."""
+    time.sleep(delay)
+    say(f"square {x}")
+    return x * x
+
+
+def fail(kind: str, say=print) -> None:
+    say("about to fail")
+    if kind == "benchmark":
+        raise BenchmarkError("'bcopy' printed no RESULT line")
+    if kind == "setup":
+        raise SetupError("build/mips/kernel.elf is older than its sources: run `make ARCH=mips`")
+    if kind == "panic":           # its arguments are not its message: no pickling round trip
+        raise GuestPanic("trap in kernel mode", "bcopy", ["tail line 1", "tail line 2"])
+    if kind == "bug":
+        return 1 / 0               # a bug, not a HarnessError: its traceback must come along
+    raise ValueError(kind)
+
+
+def sleepy(seconds: float, say=print) -> float:
+    time.sleep(seconds)
+    return seconds
