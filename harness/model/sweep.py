@@ -35,6 +35,7 @@ from ..bench import report, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError, SetupError, UsageError
 from . import hwmodel, plotfiles
+from .executor import Executor, Job, run_jobs
 from .runs import run_model
 
 DEFAULT_BENCHES = ("bcopy", "readcache", "getpid", "mips")
@@ -51,6 +52,8 @@ class Row:
     mips_relative: float | None
     machine_mips: float
     counters: dict[str, float]
+    param2: str | None = None        # the second field of a grid sweep, and its value
+    value2: Any = None
 
 
 def parse_values(text: str) -> list[Any]:
@@ -71,54 +74,103 @@ def parse_values(text: str) -> list[Any]:
     return out
 
 
-def check_values(profile: str, param: str, values: list[Any]) -> None:
-    """Refuse a bad swept value before anything boots, blaming the value."""
+def check_values(profile: str, param: str, values: list[Any], which: str = "") -> None:
+    """Refuse a bad swept value before anything boots, blaming the value
+    (which: "2" for the second field of a grid: its options are --param2
+    and --values2)."""
     hwmodel.load_profile(profile)               # the profile itself must be good
     for v in values:
         try:
             hwmodel.load_profile(profile, {param: v})
         except SetupError as e:
             why = str(e).split(": ", 1)[-1]
-            raise UsageError(f"sweep --param {param} --values: {v!r} is not a possible value "
+            raise UsageError(f"sweep --param{which} {param} --values{which}: {v!r} is not a "
+                             f"possible value "
                              f"({why})") from None
 
 
-def sweep(profile: str, param: str, values: list[Any], benches: list[str],
-          arch: str | None = None, say=print) -> tuple[list[Row], list[dict[str, Any]]]:
-    """(rows, the provenance of each point's run)."""
-    suite.choose(benches)                      # BenchmarkError naming a bad one
+def check_pairs(profile: str, param: str, values: list[Any], param2: str,
+                values2: list[Any]) -> None:
+    """Refuse a pair of values that is no machine together (a cache smaller
+    than its line), before anything boots."""
+    for v in values:
+        for v2 in values2:
+            try:
+                hwmodel.load_profile(profile, {param: v, param2: v2})
+            except SetupError as e:
+                why = str(e).split(": ", 1)[-1]
+                raise UsageError(f"sweep: {param} = {v!r} with {param2} = {v2!r} is not a "
+                                 f"possible machine ({why})") from None
+
+
+def measure_point(profile: str, point: tuple[tuple[str, Any], ...], benches: list[str],
+                  arch: str, say=print) -> tuple[list[Row], dict[str, Any]]:
+    """One point of a sweep: one boot with the point's values in place of
+    the profile's ((field, value), one pair or two); (its rows, in the
+    order the benchmarks ran, and the run's provenance).  A job of the
+    executor (harness/model/executor.py)."""
     # in the order given: what ran before a benchmark in the same boot moves
     # its numbers (physical pages, cache contents), so the order is kept
     chosen = [suite.BY_NAME[b] for b in benches]
-    check_values(profile, param, values)
-    arch = arch or hwmodel.load_profile(profile).isa
+    run = run_model(profile, [b.short_command for b in chosen], dict(point), arch=arch,
+                    tag="sweep")
+    (param, v), *second = point
+    param2, v2 = second[0] if second else (None, None)
+    machine_mips = run.profile.mips
+    for j in run.joined:
+        r = j.result
+        if r.bench == "mips":
+            machine_mips = hwmodel.mips_rating(r.iters, r.net_ns)
     rows: list[Row] = []
-    made_by = []
-    for v in values:
-        run = run_model(profile, [b.short_command for b in chosen], {param: v}, arch=arch,
-                        tag="sweep")
-        made_by.append(run.provenance)
-        machine_mips = run.profile.mips
-        for j in run.joined:
-            r = j.result
-            if r.bench == "mips":
-                machine_mips = hwmodel.mips_rating(r.iters, r.net_ns)
-        for j in run.joined:
-            r = j.result
-            if r.bench == "mips":
-                unit, measured, rel = "MIPS", machine_mips, None
-            else:
-                view = report.view_of(r.bench)
-                unit = view.unit if view else "us"
-                measured = report.value_in_unit(r, unit) or 0.0
-                col = report.column_of(view, r.case) if view else None
-                rel = None if col is None else report.relative_speed(
-                    view.table, col[0], measured, machine_mips, unit == "MB/s")
-            rows.append(Row(param, v, r.bench, r.case, unit, measured, rel, machine_mips,
-                            j.counters()))
-        say(f"  {param} = {v}: " + ", ".join(
-            f"{x.bench} {x.case} {x.measured:.3g} {x.unit}" for x in rows if x.value == v))
-    return rows, made_by
+    for j in run.joined:
+        r = j.result
+        if r.bench == "mips":
+            unit, measured, rel = "MIPS", machine_mips, None
+        else:
+            view = report.view_of(r.bench)
+            unit = view.unit if view else "us"
+            measured = report.value_in_unit(r, unit) or 0.0
+            col = report.column_of(view, r.case) if view else None
+            rel = None if col is None else report.relative_speed(
+                view.table, col[0], measured, machine_mips, unit == "MB/s")
+        rows.append(Row(param, v, r.bench, r.case, unit, measured, rel, machine_mips,
+                        j.counters(), param2, v2))
+    where = ", ".join(f"{k} = {x}" for k, x in point)
+    say(f"  {where}: " + ", ".join(f"{x.bench} {x.case} {x.measured:.3g} {x.unit}"
+                                   for x in rows))
+    return rows, run.provenance
+
+
+def grid(param: str, values: list[Any], param2: str | None = None,
+         values2: list[Any] | None = None) -> list[tuple[tuple[str, Any], ...]]:
+    """The points of a sweep, the first field's values outermost:
+    ((param, v),) each, or ((param, v), (param2, v2)) for a grid."""
+    if param2 is None:
+        return [((param, v),) for v in values]
+    return [((param, v), (param2, v2)) for v in values for v2 in values2 or []]
+
+
+def sweep(profile: str, param: str, values: list[Any], benches: list[str],
+          arch: str | None = None, say=print, param2: str | None = None,
+          values2: list[Any] | None = None,
+          ex: Executor | None = None) -> tuple[list[Row], list[dict[str, Any]]]:
+    """(rows, the provenance of each point's run), point by point in grid()'s
+    order, whatever order `ex` ran them in (one after another if not
+    given).  With param2 and values2: every pair of values."""
+    suite.choose(benches)                      # BenchmarkError naming a bad one
+    check_values(profile, param, values)
+    if param2 is not None:
+        if param2 == param:
+            raise UsageError(f"sweep: --param2 {param2} is --param: vary two different fields")
+        check_values(profile, param2, values2 or [], "2")
+        check_pairs(profile, param, values, param2, values2 or [])
+    arch = arch or hwmodel.load_profile(profile).isa
+    points = grid(param, values, param2, values2)
+    jobs = [Job(f"{profile} " + " ".join(f"{k}={v}" for k, v in pt), measure_point,
+                (profile, pt, list(benches), arch)) for pt in points]
+    got = run_jobs(jobs, ex, say, f"sweep {profile}")
+    rows = [r for point_rows, _ in got for r in point_rows]
+    return rows, [prov for _, prov in got]
 
 
 CSV_COLUMNS = ("param", "value", "bench", "case", "unit", "measured", "mips_relative",
@@ -126,13 +178,20 @@ CSV_COLUMNS = ("param", "value", "bench", "case", "unit", "measured", "mips_rela
 
 
 def write_csv(rows: list[Row], path: Path) -> None:
+    """Tidy: one row per point and benchmark case.  A grid sweep's have
+    the second field and its value after the first's (param2, value2)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     keys = list(hwmodel.COUNTERS)
+    two = any(r.param2 is not None for r in rows)
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow([*CSV_COLUMNS, *[f"model_{k}_per_op" for k in keys]])
+        head = list(CSV_COLUMNS)
+        if two:
+            head[2:2] = ["param2", "value2"]
+        w.writerow([*head, *[f"model_{k}_per_op" for k in keys]])
         for r in rows:
-            w.writerow([r.param, r.value, r.bench, r.case, r.unit, repr(r.measured),
+            point = [r.param, r.value, *([r.param2, r.value2] if two else [])]
+            w.writerow([*point, r.bench, r.case, r.unit, repr(r.measured),
                         "" if r.mips_relative is None else repr(r.mips_relative),
                         repr(r.machine_mips), *[repr(r.counters[k]) for k in keys]])
 
@@ -145,10 +204,12 @@ def read_csv(path: Path) -> list[Row]:
             value = parse_values(d["value"])[0]
             counters = {k[len("model_"):-len("_per_op")]: float(v) for k, v in d.items()
                         if k.startswith("model_")}
+            two = d.get("param2")
             out.append(Row(d["param"], value, d["bench"], d["case"], d["unit"],
                            float(d["measured"]),
                            float(d["mips_relative"]) if d["mips_relative"] else None,
-                           float(d["machine_mips"]), counters))
+                           float(d["machine_mips"]), counters,
+                           two or None, parse_values(d["value2"])[0] if two else None))
     return out
 
 
@@ -382,25 +443,55 @@ def title_for(profile: str, param: str) -> str:
            f"all else as profiled"
 
 
+def _one_field(row: dict[str, Any]) -> dict[str, Any]:
+    """A 1-D sweep's row as before grids: without param2 and value2."""
+    return {k: v for k, v in row.items() if k not in ("param2", "value2")}
+
+
+def dir_name(profile: str, param: str, param2: str | None = None) -> str:
+    """sweep-ds3100-memory-bandwidth_mbs; a grid's names both fields."""
+    fields = [param] + ([param2] if param2 else [])
+    return f"sweep-{profile}-" + "-".join(f.replace(".", "-") for f in fields)
+
+
 def run_sweep(profile: str, param: str, values: list[Any], benches: list[str],
               out: Path | None = None, arch: str | None = None,
-              say=print) -> Path:
-    """Measure, then write the sweep's directory under `out` (results/)."""
+              say=print, param2: str | None = None, values2: list[Any] | None = None,
+              ex: Executor | None = None) -> Path:
+    """Measure (on `ex`: one point after another if not given), then write
+    the sweep's directory under `out` (results/).  With param2: a grid,
+    plotted as one heat map per benchmark (heatmap-BENCH.png and .svg)."""
     hw = hwmodel.load_profile(profile)
     arch = arch or hw.isa
-    say(f"sweep {profile} ({hw.machine}): {param} over {values}; benchmarks {', '.join(benches)}")
-    name = f"sweep-{profile}-{param.replace('.', '-')}"
-    with RunDir(out or ROOT / "results", name) as d:
-        rows, made_by = sweep(profile, param, values, benches, arch, say)
+    over = f"{param} over {values}" + (f" x {param2} over {values2}" if param2 else "")
+    say(f"sweep {profile} ({hw.machine}): {over}; benchmarks {', '.join(benches)}")
+    with RunDir(out or ROOT / "results", dir_name(profile, param, param2)) as d:
+        rows, made_by = sweep(profile, param, values, benches, arch, say, param2, values2, ex)
         write_csv(rows, d.path("sweep.csv"))
-        m = marks(profile, param, rows)
-        plot(rows, [d.path("sweep.png"), d.path("sweep.svg")], title_for(profile, param), m)
-        d.path("sweep.json").write_text(json.dumps({
-            "profile": profile, "param": param, "values": values, "benches": benches,
-            "profile_value": m.at,
-            "paper": [{"bench": b, "case": c, "value": v, "config": cfg}
-                      for (b, c), (v, cfg) in m.paper.items()],
-            "rows": [asdict(r) for r in rows],
-            "provenance": made_by}, indent=1) + "\n")
-    say(f"wrote {d.final}/: sweep.csv, sweep.json, sweep.png, sweep.svg")
+        info: dict[str, Any] = {"profile": profile, "param": param, "values": values}
+        if param2 is None:
+            m = marks(profile, param, rows)
+            plot(rows, [d.path("sweep.png"), d.path("sweep.svg")], title_for(profile, param), m)
+            plots = ["sweep.png", "sweep.svg"]
+            info.update({"benches": benches, "profile_value": m.at,
+                         "paper": [{"bench": b, "case": c, "value": v, "config": cfg}
+                                   for (b, c), (v, cfg) in m.paper.items()],
+                         "rows": [_one_field(asdict(r)) for r in rows]})
+        else:
+            from . import heatmap
+            at = (hw.get(param), hw.get(param2))
+            title = (f"{hw.machine} on {hw.isa}: {param_words(param).split(' (')[0]} x "
+                     f"{param_words(param2).split(' (')[0]}, all else as profiled")
+            plots = []
+            for bench in dict.fromkeys(r.bench for r in rows):
+                names = [f"heatmap-{bench}.png", f"heatmap-{bench}.svg"]
+                heatmap.plot_bench(rows, bench, [d.path(n) for n in names],
+                                   f"{bench}: {title}", at)
+                plots += names
+            info.update({"param2": param2, "values2": values2, "benches": benches,
+                         "profile_value": at[0], "profile_value2": at[1],
+                         "rows": [asdict(r) for r in rows]})
+        info["provenance"] = made_by
+        d.path("sweep.json").write_text(json.dumps(info, indent=1) + "\n")
+    say(f"wrote {d.final}/: sweep.csv, sweep.json, {', '.join(plots)}")
     return d.final
