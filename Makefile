@@ -283,23 +283,31 @@ test: deps  ## build every ISA, then the unit tests and the boot-and-check integ
 # machines' CPI and memory bandwidth to Tables 1 and 5 (the DECstation and
 # the M/2000 on mips, the Sun-4 on sparc, the Sun-3 on m68k, the VAXes on
 # vax) and writes them into their profiles; `make sweep` varies one profile field and plots the benchmarks
-# against it (results/sweep-*.csv and .png).
+# against it (results/sweep-*.csv and .png), or two (SWEEP_PARAM2, SWEEP_VALUES2):
+# a grid, a heat map per benchmark.
 SWEEP_PROFILE ?= ds3100
 SWEEP_PARAM   ?= memory.bandwidth_mbs
 SWEEP_VALUES  ?= 1,2,4,8,16,32,64
+SWEEP_PARAM2  ?=
+SWEEP_VALUES2 ?=
 SWEEP_BENCH   ?= bcopy readcache getpid mips
+# Their boots are independent and run side by side (harness/model/executor.py):
+# J=n at a time on this machine (default: one per core; J=1 one after
+# another), or on the workers of a Dask cluster, SCHEDULER=tcp://HOST:8786
+# (docs/harness.md).
+RUNS_ARGS = $(if $(J),-j $(J)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
-calibrate: deps  ## fit the paper's machines' CPI and memory bandwidth to Tables 1 and 5
+calibrate: deps  ## fit the paper's machines' CPI and memory bandwidth to Tables 1 and 5 (J=n side by side, SCHEDULER=)
 	$(Q)$(MAKE) hwmodel
 	$(Q)for a in riscv m68k mips sparc vax; do $(MAKE) all ARCH=$$a || exit 1; done
-	$(PYTHON) -m harness calibrate
+	$(PYTHON) -m harness calibrate $(RUNS_ARGS)
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
 # it: the six machines' models, on riscv, m68k, mips, sparc and vax (results/figure1.*).
-figure1: deps  ## the paper's Figure 1 from the six machines' models (results/figure1.*)
+figure1: deps  ## the paper's Figure 1 from the six machines' models (results/figure1.*; J=n, SCHEDULER=)
 	$(Q)$(MAKE) hwmodel
 	$(Q)for a in riscv m68k mips sparc vax; do $(MAKE) all ARCH=$$a || exit 1; done
-	$(PYTHON) -m harness figure1
+	$(PYTHON) -m harness figure1 $(RUNS_ARGS)
 
 # Chen et al.'s Figure 4 (memory access time against array size, one curve
 # per page-allocation policy) on pc-p5, or on PROFILE= (results/figure4*).
@@ -308,12 +316,13 @@ figure4: deps  ## Chen et al.'s Figure 4 on pc-p5 (or PROFILE=): results/figure4
 	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(FIGURE4_PROFILE))
 	$(PYTHON) -m harness figure4 --profile $(FIGURE4_PROFILE)
 
-sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES, plot (results/sweep-*)
+sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES (and SWEEP_PARAM2 over SWEEP_VALUES2), plot (results/sweep-*; J=n, SCHEDULER=)
 	@test -n "$(call profile_isa,$(SWEEP_PROFILE))" || \
 	    { echo "make sweep: SWEEP_PROFILE=$(SWEEP_PROFILE): no such model; choose one of: $(filter-out none,$(PROFILES))" >&2; exit 2; }
 	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(SWEEP_PROFILE))
 	$(PYTHON) -m harness sweep --arch $(call profile_isa,$(SWEEP_PROFILE)) --profile $(SWEEP_PROFILE) \
-	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH))
+	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH)) \
+	    $(if $(SWEEP_PARAM2),--param2 $(SWEEP_PARAM2) --values2 $(SWEEP_VALUES2)) $(RUNS_ARGS)
 
 # ---------------------------------------------------------------- course
 # The labs (docs/labs/README.md): grade them, debug the kernel, see where

@@ -38,10 +38,10 @@ from typing import Any, Callable, Sequence
 from . import ROOT, __version__
 from .bench import checks, compare, finaltable, provenance, report, rundir, suite
 from .course import debug, grade, labs
-from .errors import HarnessError
+from .errors import HarnessError, UsageError
 from .guest import machines
-from .model import (attribute, calibrate, figure1, figure4, hwmodel, overhead, profiles, runs,
-                    sweep)
+from .model import (attribute, calibrate, executor, figure1, figure4, hwmodel, overhead,
+                    profiles, runs, sweep)
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -70,6 +70,7 @@ class Option:
     repeat: bool = False                         # may be given several times (a list)
     required: bool = False
     type: Callable[[str], Any] = str
+    short: str = ""                              # e.g. -j, beside the long flag
 
     def but(self, **changes: Any) -> "Option":
         """The same option, narrowed for one command."""
@@ -87,7 +88,8 @@ class Option:
             notes.append(f"default: {self.default_help or self.default}")
         if notes:
             text += f" ({'; '.join(notes)})"
-        parser.add_argument(self.flag, metavar=self.metavar, help=text, choices=choices,
+        flags = [self.short, self.flag] if self.short else [self.flag]
+        parser.add_argument(*flags, metavar=self.metavar, help=text, choices=choices,
                             default=self.default, required=self.required, type=self.type,
                             action="append" if self.repeat else "store")
 
@@ -108,6 +110,20 @@ BENCH = Option("--bench", "NAME", "benchmark", choices=_bench_names, repeat=True
 CASE = Option("--case", "CASE", "a case of the benchmark, as its RESULT lines name it")
 OUT = Option("--out", "DIR", "where to write the results", default="results")
 TIMEOUT = Option("--timeout", "SECONDS", "host seconds allowed per program", type=float)
+# The commands that boot many independent runs share one executor
+# (harness/model/executor.py): local worker processes, or a Dask cluster.
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers >= 1")
+    return int(text)
+
+
+JOBS = Option("--jobs", "N", "runs side by side on this machine (1: one after another, "
+              "in this process)", short="-j", type=_jobs,
+              default_help=f"one per core: {executor.cores()} here")
+SCHEDULER = Option("--scheduler", "tcp://HOST:8786",
+                   "run on the workers of this Dask distributed cluster instead "
+                   "(docs/harness.md: workers need the same checkout, built)")
 
 
 # ---------------------------------------------------------------- commands
@@ -293,16 +309,27 @@ def cmd_machines(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _executor(args: argparse.Namespace) -> executor.Executor:
+    if args.scheduler and args.jobs is not None:
+        raise UsageError("give -j (local workers) or --scheduler (a Dask cluster), not both")
+    return executor.executor(args.jobs, args.scheduler, say=_say)
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     names = args.profile or list(calibrate.CALIBRATED)
-    calibrate.calibrate(names, write=not args.no_write, out=Path(args.out), say=_say)
+    calibrate.calibrate(names, write=not args.no_write, out=Path(args.out), say=_say,
+                        ex=_executor(args))
     return EXIT_OK
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    if (args.param2 is None) != (args.values2 is None):
+        raise UsageError("a grid sweep needs both --param2 and --values2")
     sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
                     args.bench or list(sweep.DEFAULT_BENCHES), Path(args.out), arch=args.arch,
-                    say=_say)
+                    say=_say, param2=args.param2,
+                    values2=sweep.parse_values(args.values2) if args.values2 else None,
+                    ex=_executor(args))
     return EXIT_OK
 
 
@@ -317,7 +344,7 @@ def cmd_attribute(args: argparse.Namespace) -> int:
 
 
 def cmd_figure1(args: argparse.Namespace) -> int:
-    text, where = figure1.figure1(Path(args.out), say=_say)
+    text, where = figure1.figure1(Path(args.out), say=_say, ex=_executor(args))
     print(text, end="")
     _say(f"wrote {where}/: figure1.txt, figure1.csv, figure1.json, figure1.png, figure1.svg")
     return EXIT_OK
@@ -442,16 +469,23 @@ COMMANDS: tuple[Command, ...] = (
             "paper's Tables 1 and 5; write OUT/calibration-PROFILE.json", cmd_calibrate,
             (MODEL.but(required=False, repeat=True,
                        default_help="the paper's machines: " + ", ".join(calibrate.CALIBRATED)),
-             OUT),
+             OUT, JOBS, SCHEDULER),
             ((("--no-write",), dict(action="store_true",
                                     help="do not write the fitted values into the profile")),)),
-    Command("sweep", "vary one hardware-model parameter and rerun benchmarks; write "
-            "OUT/sweep-PROFILE-PARAM/ (sweep.csv, .json, .png, .svg)", cmd_sweep,
-            (MODEL, ARCH, BENCH.but(default_help=", ".join(sweep.DEFAULT_BENCHES)), OUT),
+    Command("sweep", "vary one hardware-model parameter (or two: a grid) and rerun "
+            "benchmarks; write OUT/sweep-PROFILE-PARAM[-PARAM2]/ (sweep.csv, .json, and "
+            "sweep.png, .svg, or a grid's heatmap-BENCH.png, .svg)", cmd_sweep,
+            (MODEL, ARCH, BENCH.but(default_help=", ".join(sweep.DEFAULT_BENCHES)), OUT,
+             JOBS, SCHEDULER),
             ((("--param",), dict(default="memory.bandwidth_mbs", metavar="SECTION.FIELD",
                                  help="profile field to vary (default: memory.bandwidth_mbs)")),
              (("--values",), dict(default="1,2,4,8,16,32,64", metavar="V1,V2,...",
-                                  help="values to try (default: 1,2,4,8,16,32,64)")))),
+                                  help="values to try (default: 1,2,4,8,16,32,64)")),
+             (("--param2",), dict(metavar="SECTION.FIELD",
+                                  help="a second field to vary: a grid of every pair of "
+                                  "values, a heat map per benchmark (needs --values2)")),
+             (("--values2",), dict(metavar="V1,V2,...",
+                                   help="the second field's values")))),
     Command("attribute", "where a benchmark's modelled time goes, by guest function",
             cmd_attribute,
             (MODEL, ARCH, BENCH.but(repeat=False, default="getpid", default_help=""),
@@ -499,7 +533,8 @@ COMMANDS: tuple[Command, ...] = (
                                   help="more arguments for gdb, e.g. -- -batch -ex "
                                   "'break trap_entry' -ex continue")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
-            "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1, (OUT,)),
+            "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1,
+            (OUT, JOBS, SCHEDULER)),
     Command("figure4", "Chen et al.'s Figure 4: cycles per memory reference against array "
             "size, one curve per page-allocation policy; write OUT/figure4.csv, .png, .json "
             "(OUT/figure4-PROFILE.* for a profile other than pc-p5)", cmd_figure4,

@@ -58,6 +58,7 @@ from .. import ROOT
 from ..bench import paper, suite
 from ..errors import HarnessError
 from . import hwmodel
+from .executor import Executor, Job, run_jobs
 from .runs import run_model
 
 CALIBRATED = ("ds3100", "sun4", "m2000",    # the paper's machines, on the ISA each runs on
@@ -429,43 +430,65 @@ bcopy_cached = {p.bcopy_cached:.3f}
     hwmodel.load_profile(hw.name, path=hw.path)   # still valid?
 
 
+def fit_job(name: str, say=print) -> tuple[Fit, dict]:
+    """One machine's fit, a job of the executor (harness/model/executor.py):
+    (the fit, what produced its last measurement)."""
+    hw = hwmodel.load_profile(name)
+    say(f"calibrate {name} ({hw.machine}):")
+    f = fit(name, say, hw.isa)
+    return f, dict(last_provenance)
+
+
 def calibrate(names: list[str], write: bool = True, out: Path | None = None,
-              say=print) -> dict[str, dict]:
+              say=print, ex: Executor | None = None) -> dict[str, dict]:
+    """Fit each profile (side by side on `ex`; one after another if not
+    given), and write each one's results as soon as its fit is done, here,
+    never on a worker: the profiles changed are this checkout's."""
     today = _dt.date.today().isoformat()
-    summary = {}
-    for name in names:
-        hw = hwmodel.load_profile(name)
-        say(f"calibrate {name} ({hw.machine}):")
-        f = fit(name, say, hw.isa)
-        p, t = f.point, f.targets
-        rec = {"profile": name, "date": today, "fitted": asdict(p), "targets": asdict(t),
-               "bcopy_columns_fitted": f.columns,
-               "processor_bound": f.processor_bound,
-               "errors": {"mips": error(p.mips, t.mips),
-                          "bcopy_uncached": error(p.bcopy_uncached, t.bcopy_uncached),
-                          "bcopy_cached": error(p.bcopy_cached, t.bcopy_cached)},
-               "not_within_5_percent": misses(hw, f),
-               "steps": [asdict(h) for h in f.history],
-               "reference": reference(),
-               "provenance": dict(last_provenance)}
-        summary[name] = rec
-        wns = f", write {p.write_ns:.1f} ns per word" if p.write_ns is not None else ""
-        say(f"  fitted cpi = {p.cpi:.4f}, bandwidth = {p.bandwidth_mbs:.3f} MB/s{wns}; "
-            f"MIPS {p.mips:.2f} vs {t.mips:g} ({error(p.mips, t.mips):+.1%}), "
-            f"uncached {p.bcopy_uncached:.2f} vs {t.bcopy_uncached:g} "
-            f"({error(p.bcopy_uncached, t.bcopy_uncached):+.1%}), cached "
-            f"{p.bcopy_cached:.2f} vs {t.bcopy_cached:g} "
-            f"({error(p.bcopy_cached, t.bcopy_cached):+.1%})")
-        if rec["not_within_5_percent"]:
-            say(f"  NOT within 5%: {', '.join(rec['not_within_5_percent'])}")
-        if p.cpi < 1:
-            say(f"  note: CPI {p.cpi:.3f} is below what a single-issue pipeline can do: "
-                f"a class-cost estimate of the profile is probably high")
-        if write:
-            write_back(hw, f, today)
-            say(f"  wrote {hw.path.relative_to(ROOT)}")
-        path = (out or ROOT / "results") / f"calibration-{name}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(rec, indent=2) + "\n")
-        say(f"  wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
-    return summary
+    summary: dict[str, dict] = {}
+
+    def finished(index: int, got: tuple[Fit, dict]) -> None:
+        name = names[index]
+        summary[name] = record(name, got[0], got[1], today, write, out, say)
+
+    run_jobs([Job(f"calibrate {n}", fit_job, (n,)) for n in names], ex, say, "calibrate",
+             each=finished)
+    return {n: summary[n] for n in names}
+
+
+def record(name: str, f: Fit, made_by: dict, today: str, write: bool, out: Path | None,
+           say) -> dict:
+    """Report one machine's fit, write it back into its profile (if
+    `write`) and to OUT/calibration-NAME.json; the record."""
+    hw = hwmodel.load_profile(name)
+    p, t = f.point, f.targets
+    rec = {"profile": name, "date": today, "fitted": asdict(p), "targets": asdict(t),
+           "bcopy_columns_fitted": f.columns,
+           "processor_bound": f.processor_bound,
+           "errors": {"mips": error(p.mips, t.mips),
+                      "bcopy_uncached": error(p.bcopy_uncached, t.bcopy_uncached),
+                      "bcopy_cached": error(p.bcopy_cached, t.bcopy_cached)},
+           "not_within_5_percent": misses(hw, f),
+           "steps": [asdict(h) for h in f.history],
+           "reference": reference(),
+           "provenance": made_by}
+    wns = f", write {p.write_ns:.1f} ns per word" if p.write_ns is not None else ""
+    say(f"  fitted cpi = {p.cpi:.4f}, bandwidth = {p.bandwidth_mbs:.3f} MB/s{wns}; "
+        f"MIPS {p.mips:.2f} vs {t.mips:g} ({error(p.mips, t.mips):+.1%}), "
+        f"uncached {p.bcopy_uncached:.2f} vs {t.bcopy_uncached:g} "
+        f"({error(p.bcopy_uncached, t.bcopy_uncached):+.1%}), cached "
+        f"{p.bcopy_cached:.2f} vs {t.bcopy_cached:g} "
+        f"({error(p.bcopy_cached, t.bcopy_cached):+.1%})")
+    if rec["not_within_5_percent"]:
+        say(f"  NOT within 5%: {', '.join(rec['not_within_5_percent'])}")
+    if p.cpi < 1:
+        say(f"  note: CPI {p.cpi:.3f} is below what a single-issue pipeline can do: "
+            f"a class-cost estimate of the profile is probably high")
+    if write:
+        write_back(hw, f, today)
+        say(f"  wrote {hw.path.relative_to(ROOT)}")
+    path = (out or ROOT / "results") / f"calibration-{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(rec, indent=2) + "\n")
+    say(f"  wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    return rec

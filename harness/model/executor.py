@@ -290,7 +290,14 @@ class DaskCluster:
         from distributed import as_completed
         client = self._connect()
         try:
-            check_workers(client.run(worker_checkout), git_here())
+            try:
+                states = client.run(worker_checkout)
+            except Exception as e:            # as the worker raised it, e.g. no harness
+                raise SetupError(f"the Dask workers at {self.address} cannot run the harness "
+                                 f"({type(e).__name__}: {e}): start each in a built checkout "
+                                 f"of this commit, with the checkout on PYTHONPATH "
+                                 f"(docs/harness.md)") from None
+            check_workers(states, git_here())
             futures = []
             # pure=False: run every job, even two with equal arguments; the
             # dearest are asked for first (priority: higher runs sooner).
