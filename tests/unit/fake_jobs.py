@@ -29,3 +29,16 @@ def fail(kind: str, say=print) -> None:
 def sleepy(seconds: float, say=print) -> float:
     time.sleep(seconds)
     return seconds
+
+
+def rendezvous(folder: str, me: str, other: str, say=print) -> str:
+    """Leave a file named `me` in `folder` and wait (up to a minute) for
+    the one named `other`: two of these finish only if they run at once."""
+    from pathlib import Path
+    Path(folder, me).touch()
+    deadline = time.monotonic() + 60
+    while not Path(folder, other).exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{me}: {other} never came")
+        time.sleep(0.02)
+    return me

@@ -29,12 +29,11 @@ def test_values_come_back_in_the_jobs_order(ex):
     assert said[-1].startswith("test: 6 of 6 done (")
 
 
-def test_the_pool_really_runs_side_by_side():
-    """Four jobs of 0.6 s on four workers take well under 4 x 0.6 s."""
-    start = time.monotonic()
-    run_jobs([Job(f"s{i}", fake_jobs.sleepy, (0.6,)) for i in range(4)], LocalPool(4),
-             lambda s: None)
-    assert time.monotonic() - start < 2.0
+def test_the_pool_really_runs_side_by_side(tmp_path):
+    """Two jobs that each wait for the other finish only side by side."""
+    jobs = [Job("a", fake_jobs.rendezvous, (str(tmp_path), "a", "b")),
+            Job("b", fake_jobs.rendezvous, (str(tmp_path), "b", "a"))]
+    assert run_jobs(jobs, LocalPool(2), lambda s: None) == ["a", "b"]
 
 
 @pytest.mark.parametrize("ex", [Serial(), LocalPool(2)], ids=lambda e: e.name)
@@ -67,7 +66,7 @@ def test_a_failure_stops_the_other_workers():
     start = time.monotonic()
     with pytest.raises(JobFailed, match="^bad: "):
         run_jobs(jobs, LocalPool(3), lambda s: None)
-    assert time.monotonic() - start < 20
+    assert time.monotonic() - start < 45              # not the 60 s the long ones take
 
 
 def test_the_dearest_jobs_start_first():
