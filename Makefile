@@ -292,10 +292,13 @@ SWEEP_PARAM2  ?=
 SWEEP_VALUES2 ?=
 SWEEP_BENCH   ?= bcopy readcache getpid mips
 # Their boots are independent and run side by side (harness/model/executor.py):
-# J=n at a time on this machine (default: one per core; J=1 one after
-# another), or on the workers of a Dask cluster, SCHEDULER=tcp://HOST:8786
-# (docs/harness.md).
-RUNS_ARGS = $(if $(J),-j $(J)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+# J=n at a time on this machine (default: make's own -jN if given, else one
+# per core; J=1 one after another), or on the workers of a Dask cluster,
+# SCHEDULER=tcp://HOST:8786 (docs/harness.md).  (make puts -jN in MAKEFLAGS
+# only for recipes, so this is expanded there.)
+MAKE_J    = $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
+RUNS_J    = $(or $(J),$(MAKE_J))
+RUNS_ARGS = $(if $(RUNS_J),-j $(RUNS_J)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 calibrate: deps  ## fit the paper's machines' CPI and memory bandwidth to Tables 1 and 5 (J=n side by side, SCHEDULER=)
 	$(Q)$(MAKE) hwmodel

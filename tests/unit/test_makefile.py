@@ -83,3 +83,12 @@ def test_make_n_builds_no_compiler(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "scripts/vax-toolchain.sh" in r.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_runs_side_by_side_and_grids_go_to_the_harness():
+    r = make("-n", "sweep", "J=2", "SWEEP_PARAM2=dcache.size", "SWEEP_VALUES2=1024,2048")
+    assert re.search(r"--param2 dcache.size --values2 1024,2048 -j 2\b", r.stdout), r.stdout
+    r = make("-n", "-j2", "sweep")                       # make's own -j, as J=
+    assert re.search(r"--bench mips \\\s+-j 2\b", r.stdout), r.stdout
+    r = make("-n", "sweep", "SCHEDULER=tcp://head:8786")
+    assert "--scheduler tcp://head:8786" in r.stdout and " -j " not in r.stdout
