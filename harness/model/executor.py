@@ -182,8 +182,11 @@ def _exit_on_term(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def _worker(tasks: Any, results: Any) -> None:
-    """A local worker: run jobs until told to stop (None)."""
+def _worker(tasks: Any, results: Any, current: Any, slot: int) -> None:
+    """A local worker: run jobs until told to stop (None).  current[slot]
+    says which job it is running (-1: none), in memory shared with the
+    parent, which a worker that dies cannot leave half-written the way it
+    can a queue."""
     # Ctrl-C at the terminal reaches the workers too (one process group):
     # the parent decides, and stops them with SIGTERM, which becomes
     # SystemExit here, so each `with guest:` kills its emulator on the way out.
@@ -194,7 +197,7 @@ def _worker(tasks: Any, results: Any) -> None:
         if item is None:
             return
         job, index = item
-        results.put(("started", index, os.getpid()))
+        current[slot] = index
         results.put(call(job, index))
 
 
@@ -215,40 +218,41 @@ class LocalPool:
         ctx = multiprocessing.get_context("spawn")
         tasks, results = ctx.Queue(), ctx.Queue()
         n = min(self.workers, len(jobs))
+        current = ctx.Array("l", [-1] * n, lock=False)
         for i in start_order(jobs):
             tasks.put((jobs[i], i))
         for _ in range(n):
             tasks.put(None)
-        procs = [ctx.Process(target=_worker, args=(tasks, results), daemon=True)
-                 for _ in range(n)]
+        procs = [ctx.Process(target=_worker, args=(tasks, results, current, k), daemon=True)
+                 for k in range(n)]
         for p in procs:
             p.start()
-        running: dict[int, int] = {}                 # worker pid -> job index
         try:
             left = len(jobs)
             while left:
                 try:
                     got = results.get(timeout=1.0)
                 except queue.Empty:
-                    _check_alive(procs, running, jobs)
+                    _check_alive(procs, current, jobs)
                     continue
-                if isinstance(got, tuple):           # ("started", index, pid)
-                    running[got[2]] = got[1]
-                    continue
-                running = {pid: i for pid, i in running.items() if i != got.index}
                 left -= 1
                 done(got)                            # raises at a failure
         finally:
             _stop(procs)
+            tasks.cancel_join_thread()       # what is left in the queues is dropped
+            results.cancel_join_thread()
 
 
-def _check_alive(procs: list[Any], running: dict[int, int], jobs: Sequence[Job]) -> None:
-    """A worker that died without a word (killed, out of memory) fails its job."""
-    for p in procs:
-        if not p.is_alive() and p.pid in running:
-            label = jobs[running[p.pid]].label
-            raise HarnessError(f"{label}: its local worker (pid {p.pid}) died with exit "
-                               f"status {p.exitcode}")
+def _check_alive(procs: list[Any], current: Any, jobs: Sequence[Job]) -> None:
+    """A worker that died without a word (killed, out of memory) fails its
+    job.  (Exit status 0: it had its stop sign, after its last result.)"""
+    for slot, p in enumerate(procs):
+        if p.exitcode in (None, 0):
+            continue
+        index = current[slot]
+        what = jobs[index].label if index >= 0 else "a job"
+        raise HarnessError(f"{what}: its local worker (pid {p.pid}) died with exit "
+                           f"status {p.exitcode}")
 
 
 def _stop(procs: list[Any]) -> None:

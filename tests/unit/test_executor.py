@@ -148,3 +148,10 @@ def test_a_failing_job_on_the_dask_cluster_names_its_configuration(two_workers):
     jobs = squares(2) + [Job("sun3 dcache.size=0", fake_jobs.fail, ("panic",))]
     with pytest.raises(JobFailed, match="^sun3 dcache.size=0: kernel panic during bcopy"):
         run_jobs(jobs, DaskCluster(two_workers), lambda s: None)
+
+
+def test_a_worker_that_dies_fails_its_job():
+    with pytest.raises(HarnessError, match=r"^sun4 cpu.cpi=9: its local worker \(pid \d+\) "
+                                           r"died with exit status 3"):
+        run_jobs([Job("sun4 cpu.cpi=9", fake_jobs.die, (3,))] + squares(2), LocalPool(2),
+                 lambda s: None)
