@@ -14,6 +14,7 @@ usually powers of two), and the axes are labelled with the values as given.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,8 @@ def plot_bench(rows: list[Row], bench: str, paths: list[Path], title: str,
         raise ValueError(f"no rows for {bench}")
     first = next(r for r in rows if r.bench == bench)
     param, param2, unit = first.param, first.param2, first.unit
-    fig, axes = plt.subplots(1, len(cases), figsize=(4.6 * len(cases) + 0.4, 4.4),
-                             squeeze=False)
+    width = max(4.6 * len(cases) + 0.4, 7.5)        # room for the title with one case
+    fig, axes = plt.subplots(1, len(cases), figsize=(width, 4.6), squeeze=False)
     for ax, case in zip(axes[0], cases):
         ys, xs, cells = grid_of(rows, bench, case)
         data = np.array([[np.nan if v is None else v for v in row] for row in cells], float)
@@ -75,11 +76,13 @@ def plot_bench(rows: list[Row], bench: str, paths: list[Path], title: str,
         if at is not None and at[0] in ys and at[1] in xs:
             ax.add_patch(Rectangle((xs.index(at[1]) - 0.5, ys.index(at[0]) - 0.5), 1, 1,
                                    fill=False, edgecolor="red", linewidth=2))
-    fig.suptitle(title, fontsize=10)
+    chars = int(width * 13)                        # about what a line of 10 pt holds
+    fig.suptitle(textwrap.fill(title, chars), fontsize=10)
     if at is not None:
-        fig.text(0.5, 0.01, f"outlined in red: the profile's own values ({param} = "
-                 f"{number(at[0])}, {param2} = {number(at[1])}), where the grid has them",
-                 ha="center", fontsize=7.5)
-    fig.tight_layout(rect=(0, 0.04 if at is not None else 0, 1, 0.95))
+        fig.text(0.5, 0.01, textwrap.fill(
+            f"outlined in red: the profile's own values ({param} = {number(at[0])}, "
+            f"{param2} = {number(at[1])}), where the grid has them", int(chars * 1.3)),
+            ha="center", fontsize=7.5)
+    fig.tight_layout(rect=(0, 0.05 if at is not None else 0, 1, 0.92))
     plotfiles.save(fig, paths)
     plt.close(fig)
