@@ -84,12 +84,24 @@ have gdb-multiarch || need_apt+=(gdb-multiarch)   # make gdb (docs/debugging.md)
 have mformat || need_apt+=(mtools)
 have pkg-config || need_apt+=(pkg-config)
 dpkg -s libglib2.0-dev >/dev/null 2>&1 || need_apt+=(libglib2.0-dev)
-python3 -c 'import pexpect' 2>/dev/null || need_apt+=(python3-pexpect)
-python3 -c 'import pytest' 2>/dev/null || need_apt+=(python3-pytest)
-python3 -c 'import matplotlib' 2>/dev/null || need_apt+=(python3-matplotlib)
-python3 -c 'import xdist' 2>/dev/null || need_apt+=(python3-pytest-xdist)
-python3 -c 'import pandas' 2>/dev/null || need_apt+=(python3-pandas)     # the tests read every CSV with it
-python3 -c 'import distributed' 2>/dev/null || need_apt+=(python3-distributed)   # --scheduler: a Dask cluster
+# The harness's Python modules `python3` cannot find, asked in one run and
+# without importing them (importing pandas or distributed takes seconds, on
+# every make run).
+py_missing() {
+    python3 -c 'import importlib.util as u, sys
+print(" ".join(m for m in sys.argv[1:] if u.find_spec(m) is None))' "$@" 2>/dev/null || echo "$@"
+}
+# (module to import, its Debian package, its package on PyPI)
+PY_DEPS="pexpect:python3-pexpect:pexpect pytest:python3-pytest:pytest
+matplotlib:python3-matplotlib:matplotlib xdist:python3-pytest-xdist:pytest-xdist
+pandas:python3-pandas:pandas distributed:python3-distributed:distributed"
+# pandas: the tests read every CSV with it; distributed: --scheduler, a Dask cluster
+py_mods() { for d in $PY_DEPS; do echo "${d%%:*}"; done; }
+missing=" $(py_missing $(py_mods)) "
+for d in $PY_DEPS; do
+    mod=${d%%:*} rest=${d#*:}
+    case "$missing" in *" $mod "*) need_apt+=("${rest%%:*}") ;; esac
+done
 
 if [ ${#need_apt[@]} -gt 0 ]; then
     apt_update
@@ -99,15 +111,16 @@ fi
 
 # Debian's python3-* packages land in /usr/lib/python3; a pyenv or venv python
 # does not see them.  Fall back to pip for the interpreter `python3` names.
-# (module to import, package that provides it)
-for pair in pexpect:pexpect pytest:pytest matplotlib:matplotlib xdist:pytest-xdist pandas:pandas \
-            distributed:distributed; do
-    mod=${pair%%:*} pkg=${pair#*:}
-    if ! python3 -c "import $mod" 2>/dev/null; then
-        echo "deps: pip-installing $pkg for $(command -v python3)"
-        python3 -m pip install -q "$pkg"
-    fi
-done
+if [ "$missing" != "  " ]; then
+    missing=" $(py_missing $(py_mods)) "
+    for d in $PY_DEPS; do
+        mod=${d%%:*} pkg=${d##*:}
+        case "$missing" in
+            *" $mod "*) echo "deps: pip-installing $pkg for $(command -v python3)"
+                        python3 -m pip install -q "$pkg" ;;
+        esac
+    done
+fi
 
 qemu_ok || { echo "deps: QEMU 10 is still missing after install" >&2; exit 1; }
 qemu_ok qemu-system-mipsel || { echo "deps: QEMU 10 for MIPS is still missing after install" >&2; exit 1; }
