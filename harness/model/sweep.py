@@ -150,13 +150,9 @@ def grid(param: str, values: list[Any], param2: str | None = None,
     return [((param, v), (param2, v2)) for v in values for v2 in values2 or []]
 
 
-def sweep(profile: str, param: str, values: list[Any], benches: list[str],
-          arch: str | None = None, say=print, param2: str | None = None,
-          values2: list[Any] | None = None,
-          ex: Executor | None = None) -> tuple[list[Row], list[dict[str, Any]]]:
-    """(rows, the provenance of each point's run), point by point in grid()'s
-    order, whatever order `ex` ran them in (one after another if not
-    given).  With param2 and values2: every pair of values."""
+def check(profile: str, param: str, values: list[Any], benches: list[str],
+          param2: str | None = None, values2: list[Any] | None = None) -> None:
+    """Everything a sweep is asked, before anything boots or is written."""
     suite.choose(benches)                      # BenchmarkError naming a bad one
     check_values(profile, param, values)
     if param2 is not None:
@@ -164,6 +160,16 @@ def sweep(profile: str, param: str, values: list[Any], benches: list[str],
             raise UsageError(f"sweep: --param2 {param2} is --param: vary two different fields")
         check_values(profile, param2, values2 or [], "2")
         check_pairs(profile, param, values, param2, values2 or [])
+
+
+def sweep(profile: str, param: str, values: list[Any], benches: list[str],
+          arch: str | None = None, say=print, param2: str | None = None,
+          values2: list[Any] | None = None,
+          ex: Executor | None = None) -> tuple[list[Row], list[dict[str, Any]]]:
+    """(rows, the provenance of each point's run), point by point in grid()'s
+    order, whatever order `ex` ran them in (one after another if not
+    given).  With param2 and values2: every pair of values."""
+    check(profile, param, values, benches, param2, values2)
     arch = arch or hwmodel.load_profile(profile).isa
     points = grid(param, values, param2, values2)
     jobs = [Job(f"{profile} " + " ".join(f"{k}={v}" for k, v in pt), measure_point,
@@ -465,6 +471,7 @@ def run_sweep(profile: str, param: str, values: list[Any], benches: list[str],
     arch = arch or hw.isa
     over = f"{param} over {values}" + (f" x {param2} over {values2}" if param2 else "")
     say(f"sweep {profile} ({hw.machine}): {over}; benchmarks {', '.join(benches)}")
+    check(profile, param, values, benches, param2, values2)
     with RunDir(out or ROOT / "results", dir_name(profile, param, param2)) as d:
         rows, made_by = sweep(profile, param, values, benches, arch, say, param2, values2, ex)
         write_csv(rows, d.path("sweep.csv"))

@@ -218,6 +218,8 @@ def test_every_command_lists_its_choices(command, capsys):
      ["--case or --region, not both"]),
     (["overhead", "--profile", "ds3100", "--repeat", "0"], ["--repeat", "not a whole number"]),
     (["calibrate", "--profile", "none"], ["invalid choice: 'none'"]),
+    (["figure1", "-j", "0"], ["-j/--jobs", "'0' is not a number of workers >= 1"]),
+    (["sweep", "--profile", "ds3100", "--jobs", "two"], ["'two' is not a number of workers"]),
     (["run", "--arch", "riscv", "--profile", "sun3"],
      ["profile sun3 models a m68k machine, not riscv: use --arch m68k"]),
 ])
@@ -226,6 +228,21 @@ def test_bad_values_are_named_with_the_choices(capsys, argv, words):
     assert code == 2
     for w in words:
         assert w in err, (w, err)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["figure1", "-j", "2", "--scheduler", "tcp://head:8786"], "give -j (local workers) or "
+     "--scheduler (a Dask cluster), not both"),
+    (["sweep", "--profile", "ds3100", "--param2", "dcache.size"],
+     "a grid sweep needs both --param2 and --values2"),
+    (["sweep", "--profile", "ds3100", "--param", "dcache.size", "--values", "4096",
+      "--param2", "dcache.size", "--values2", "8192"], "vary two different fields"),
+])
+def test_runs_that_cannot_be_done_as_asked_are_refused_before_booting(capsys, tmp_path, argv,
+                                                                      words):
+    assert cli.main(argv + ["--out", str(tmp_path)]) == 2
+    assert words in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []              # nothing written, not even partly
 
 
 def test_arch_defaults_to_the_profiles(fake_machine, monkeypatch):
