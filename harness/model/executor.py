@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
 from .. import ROOT
+from ..bench import provenance
 from ..errors import HarnessError, SetupError, UsageError
 
 Say = Callable[[str], None]
@@ -324,12 +325,10 @@ class DaskCluster:
 
 def worker_checkout() -> dict[str, Any]:
     """On a worker: where its harness is and the git state there."""
-    from ..bench import provenance
     return {"root": str(ROOT), **provenance.git_state(ROOT)}
 
 
 def git_here() -> dict[str, Any]:
-    from ..bench import provenance
     return provenance.git_state(ROOT)
 
 
@@ -342,7 +341,6 @@ def check_workers(states: dict[str, dict[str, Any]], here: dict[str, Any]) -> No
     for address, s in sorted(states.items()):
         if (s.get("commit"), s.get("diff_sha256")) != (here.get("commit"),
                                                        here.get("diff_sha256")):
-            from ..bench import provenance
             raise SetupError(f"Dask worker {address} runs {provenance.short_git(s)} in "
                              f"{s.get('root')}, this checkout is at {provenance.short_git(here)}: "
                              f"check out and build the same code there")
