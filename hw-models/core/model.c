@@ -49,6 +49,8 @@ const char *hw_start(const char *isa_name)
         snprintf(msg, sizeof(msg), "cannot write %s", hw.p.attrib);
         return msg;
     }
+    if ((err = wlog_open()) != NULL)
+        return err;
     hw.clock_khz = (uint64_t)llround(hw.p.mem.clock_mhz * 1000);
     hw.cpi_mcyc = cycles_to_mcyc(hw.p.cpi);
     for (int k = 0; k < NCLASS; k++)
@@ -70,6 +72,7 @@ void hw_finish(void)
         fclose(hw.trace);
     if (hw.attributing)
         attrib_close();
+    wlog_close();
     hw.out = hw.trace = NULL;
     hw.attributing = false;
 }
@@ -123,4 +126,5 @@ void hw_trap(void)
 {
     hw.c->traps++;
     hw.c->static_mcyc += hw.trap_mcyc;
+    wlog_trap();
 }

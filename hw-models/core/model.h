@@ -86,6 +86,10 @@ struct hw_params {
     int n_trap_pc;
     uint64_t ram_base, ram_size;        /* guest RAM */
     uint64_t anchor, anchor_pa;         /* an instruction and its physical address */
+    /* The write log (wlog.c): its file, the kernel's ramdisk_write() and
+     * bdirty(), and where struct buf keeps its data pointer. */
+    const char *writelog;
+    uint64_t wlog_write_pc, wlog_dirty_pc, wlog_buf_data;
 };
 
 /* The engine's state: one model, one processor. */
@@ -180,6 +184,15 @@ uint64_t hw_clock_read(void);
 uint64_t hw_disk(uint64_t sector, uint64_t bytes);
 /* The kernel's disk_request(write, blockno, n), found at disk_pc=. */
 uint64_t hw_disk_call(uint64_t blockno, uint64_t nblocks);
+
+/* ------------------------------------------------------------ wlog.c */
+
+const char *wlog_open(void);            /* hw_start: an error message, or NULL */
+bool wlog_on(void);                     /* writelog= given and open */
+/* A block written to the disk (to_disk) or changed in the cache only. */
+void wlog_block(bool to_disk, uint32_t blockno, const uint8_t *data);
+void wlog_trap(void);                   /* the trap vector was entered */
+void wlog_close(void);
 
 /* ------------------------------------------------------------ records.c */
 

@@ -69,6 +69,10 @@ static const struct opt {
     { "ram_size", T_U64, &hw.p.ram_size },
     { "anchor", T_U64, &hw.p.anchor },
     { "anchor_pa", T_U64, &hw.p.anchor_pa },
+    { "writelog", T_STR, &hw.p.writelog },
+    { "wlog_write_pc", T_U64, &hw.p.wlog_write_pc },
+    { "wlog_dirty_pc", T_U64, &hw.p.wlog_dirty_pc },
+    { "wlog_buf_data", T_U64, &hw.p.wlog_buf_data },
 };
 
 void hw_defaults(void)
@@ -83,6 +87,7 @@ void hw_defaults(void)
     hw.p.ram_base = 0x80000000;
     hw.p.ram_size = 128 << 20;
     hw.p.anchor_pa = UINT64_MAX;        /* default: anchor's own address */
+    hw.p.wlog_buf_data = 52;            /* offsetof(struct buf, data): buf.h */
 }
 
 static bool parse_bool(const char *s, bool *v)

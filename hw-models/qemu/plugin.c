@@ -153,6 +153,74 @@ static void disk_fn_in_cb(unsigned int vcpu, void *ud)
     charge_disk(hw_disk_call(block, n), ud);
 }
 
+/* The write log (hw-models/core/wlog.c), writelog= only: the entries of
+ * the kernel's ramdisk_write(blockno, src) and bdirty(b, owner), and the
+ * trap vector.  `in_window`: the callback sits after a SPARC save, where
+ * the arguments are in %i0-%i2. */
+static uint64_t wlog_arg(bool in_window, int i)
+{
+    return in_window ? read_reg(in_reg[i]) : read_fn_arg(i);
+}
+
+static uint64_t guest_word(uint64_t addr)
+{
+    g_byte_array_set_size(regbuf, 0);
+    if (!qemu_plugin_read_memory_vaddr(addr, regbuf, 4)) {
+        hw_warn("writelog_cannot_read addr=0x%" PRIx64, addr);
+        return 0;
+    }
+    return guest_uint(regbuf->data, 4);
+}
+
+static void wlog_read_block(bool to_disk, uint64_t blockno, uint64_t addr)
+{
+    static GByteArray *blk;
+    if (!blk)
+        blk = g_byte_array_new();
+    g_byte_array_set_size(blk, 0);
+    if (!qemu_plugin_read_memory_vaddr(addr, blk, hw.p.disk_block) ||
+        blk->len < hw.p.disk_block) {
+        hw_warn("writelog_cannot_read addr=0x%" PRIx64, addr);
+        return;
+    }
+    wlog_block(to_disk, (uint32_t)blockno, blk->data);
+}
+
+static void wlog_write_cb(unsigned int vcpu, void *ud)
+{
+    bool w = ud != NULL;
+    wlog_read_block(true, wlog_arg(w, 0), wlog_arg(w, 1));
+}
+
+static void wlog_dirty_cb(unsigned int vcpu, void *ud)
+{
+    uint64_t b = wlog_arg(ud != NULL, 0);
+    wlog_read_block(false, guest_word(b), guest_word(b + hw.p.wlog_buf_data));
+}
+
+static void wlog_trap_cb(unsigned int vcpu, void *ud)
+{
+    wlog_trap();
+}
+
+/* Register cb at the entry of the function at fn_pc: at its first
+ * instruction, or after it if that is a SPARC save (ud then non-NULL). */
+static uint64_t wlog_after_pc[2];
+
+static void wlog_hook(struct qemu_plugin_insn *insn, const uint8_t *code, size_t len,
+                      uint64_t fn_pc, int k, qemu_plugin_vcpu_udata_cb_t cb)
+{
+    uint64_t va = qemu_plugin_insn_vaddr(insn);
+    if (va == fn_pc) {
+        if (isa->opens_window && isa->opens_window(code, len))
+            wlog_after_pc[k] = va + len;
+        else
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, cb, QEMU_PLUGIN_CB_R_REGS, NULL);
+    }
+    if (wlog_after_pc[k] && va == wlog_after_pc[k])
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, cb, QEMU_PLUGIN_CB_R_REGS, (void *)1);
+}
+
 /*
  * Every load and store.  `ud` packs what translation knew about the
  * instruction, to spare two calls into QEMU per access:
@@ -422,6 +490,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         if (disk_after_pc && va == disk_after_pc)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_in_cb, QEMU_PLUGIN_CB_R_REGS,
                                                    ta ? ta->a[i] : NULL);
+        if (wlog_on()) {
+            wlog_hook(insn, code[i], code_len[i], hw.p.wlog_write_pc, 0, wlog_write_cb);
+            wlog_hook(insn, code[i], code_len[i], hw.p.wlog_dirty_pc, 1, wlog_dirty_cb);
+            if (hw.p.n_trap_pc && is_trap_pc(va))
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, wlog_trap_cb,
+                                                       QEMU_PLUGIN_CB_NO_REGS, NULL);
+        }
         switch (mk[i]) {
         case MK_REGION:
             qemu_plugin_register_vcpu_insn_exec_cb(insn, region_cb, QEMU_PLUGIN_CB_R_REGS, NULL);
