@@ -12,7 +12,13 @@
  *      include "." and "..", and the ".." of a subdirectory names the parent;
  *   3. from the root, which inodes can be reached;
  *   4. link counts, and the free bitmap against the blocks found in use.
- * Problems are counted, and the first few reported through c->say.
+ * Problems are counted, and the first few reported through c->say.  Those
+ * that only waste space (an inode nothing names, a link count too high, a
+ * lost block) are counted in c->leaks as well: a crash may leave them
+ * behind under any write order, and they harm nothing but the space.
+ *
+ * fsck_repair() runs the check, repairs what it safely can from what the
+ * check learnt (blockuse, links, istate), and checks again.
  */
 #include "fsck.h"
 
@@ -42,6 +48,15 @@ static void problem(struct fsck *c, const char *fmt, unsigned int a, unsigned in
     if (c->problems < MAXSAY)
         c->say(c, fmt, a, b, n);
     c->problems++;
+}
+
+/* A problem that only wastes space (see c->leaks). */
+static void leak(struct fsck *c, const char *fmt, unsigned int a, unsigned int b, unsigned int n)
+{
+    c->leaks++;
+    c->saying_leak = 1;
+    problem(c, fmt, a, b, n);
+    c->saying_leak = 0;
 }
 
 static int zero_name(const char *s, const char *t)     /* strcmp(s, t) == 0 */
@@ -291,7 +306,7 @@ static void check_bitmap(struct fsck *c)
         if (used && !marked)
             problem(c, "block %u is in use but marked free\n", b, 0, 0);
         if (!used && marked)
-            problem(c, "block %u is lost: marked in use, used by nothing\n", b, 0, 0);
+            leak(c, "block %u is lost: marked in use, used by nothing\n", b, 0, 0);
         if (b >= sb->datastart) {
             if (used)
                 c->used++;
@@ -303,7 +318,7 @@ static void check_bitmap(struct fsck *c)
 
 int fsck_run(struct fsck *c)
 {
-    c->problems = c->files = c->dirs = c->used = c->free = 0;
+    c->problems = c->leaks = c->files = c->dirs = c->used = c->free = 0;
     c->ibufno = 0;                              /* block 0 never holds inodes */
     if (check_super(c) < 0)
         return -1;
@@ -375,12 +390,150 @@ int fsck_run(struct fsck *c)
     for (unsigned int i = 1; i < sb->ninodes; i++) {
         if ((c->istate[i] & TYPEMASK) == T_FREE)
             continue;
-        if (!(c->istate[i] & REACHED))
-            problem(c, "inode %u cannot be reached from the root\n", i, 0, 0);
-        if (get_inode(c, i, &d) == 0 && d.nlink != c->links[i])
-            problem(c, "inode %u: link count %u, but %u entries name it\n", i, d.nlink,
-                    c->links[i]);
+        /* An inode no entry names at all is a leak (a file created but
+         * not yet entered, or removed but not yet freed); one named only
+         * from unreachable directories is not. */
+        if (!(c->istate[i] & REACHED)) {
+            if (c->links[i] == 0)
+                leak(c, "inode %u cannot be reached from the root\n", i, 0, 0);
+            else
+                problem(c, "inode %u cannot be reached from the root\n", i, 0, 0);
+        }
+        if (get_inode(c, i, &d) == 0 && d.nlink != c->links[i]) {
+            if (d.nlink > c->links[i])
+                leak(c, "inode %u: link count %u, but %u entries name it\n", i, d.nlink,
+                     c->links[i]);
+            else
+                problem(c, "inode %u: link count %u, but %u entries name it\n", i, d.nlink,
+                        c->links[i]);
+        }
     }
     check_bitmap(c);
     return c->problems;
+}
+
+/* ------------------------------------------------------------ repair */
+
+/* Write inode inum as d (in our byte order) into its block. */
+static int put_inode(struct fsck *c, unsigned int inum, const struct dinode *d)
+{
+    unsigned int bno = IBLOCK(inum, c->sb);
+    if (c->read(c, bno, c->buf[2]) < 0)
+        return -1;
+    struct dinode *dst = (struct dinode *)c->buf[2] + inum % IPB;
+    dst->type = (unsigned short)sw16(c, d->type);
+    dst->nlink = (unsigned short)sw16(c, d->nlink);
+    dst->size = sw32(c, d->size);
+    for (int i = 0; i < NADDRS; i++)
+        dst->addrs[i] = sw32(c, d->addrs[i]);
+    c->ibufno = 0;                     /* the cached inode block is stale */
+    if (c->write(c, bno, c->buf[2]) < 0)
+        return -1;
+    c->fixed++;
+    return 0;
+}
+
+/* Clear every entry of directory dinum that names a free or bad inode. */
+static void fix_entries(struct fsck *c, unsigned int dinum, const struct dinode *d)
+{
+    const unsigned int per = BSIZE / sizeof(struct dirent_disk);
+    unsigned int nblocks = (d->size / sizeof(struct dirent_disk) + per - 1) / per;
+    for (unsigned int i = 0; i < nblocks; i++) {
+        unsigned int b = bmap(c, d, i);
+        if (!in_data_area(c, b) || c->read(c, b, c->buf[0]) < 0)
+            continue;
+        struct dirent_disk *e = (struct dirent_disk *)c->buf[0];
+        int changed = 0;
+        for (unsigned int k = 0; k < per && i * per + k < d->size / sizeof *e; k++) {
+            unsigned int inum = sw32(c, e[k].inum);
+            if (inum && (inum >= c->sb.ninodes || (c->istate[inum] & TYPEMASK) == T_FREE)) {
+                e[k].inum = 0;
+                changed = 1;
+            }
+        }
+        if (changed && c->write(c, b, c->buf[0]) == 0)
+            c->fixed++;
+    }
+}
+
+/* One round of the repairs that change inodes and entries; the bitmap
+ * waits for a round with none (the blocks in use are known only then). */
+static int repair_inodes(struct fsck *c)
+{
+    unsigned int before = c->fixed;
+    struct dinode d;
+    for (unsigned int i = 1; i < c->sb.ninodes; i++) {
+        if (get_inode(c, i, &d) < 0)
+            continue;
+        unsigned int type = c->istate[i] & TYPEMASK;
+        if (type == T_FREE) {
+            if (d.type == T_FREE && (d.nlink || d.size)) {   /* not cleared */
+                for (int k = 0; k < NADDRS; k++)
+                    d.addrs[k] = 0;
+                d.nlink = 0;
+                d.size = 0;
+                put_inode(c, i, &d);
+            }
+            continue;
+        }
+        if (type == T_DIR)
+            fix_entries(c, i, &d);
+        if (get_inode(c, i, &d) < 0)
+            continue;
+        if (i != ROOTINO && c->links[i] == 0) {
+            /* Nothing names it: free it, and its blocks with it. */
+            for (int k = 0; k < NADDRS; k++)
+                d.addrs[k] = 0;
+            d.type = T_FREE;
+            d.nlink = 0;
+            d.size = 0;
+            put_inode(c, i, &d);
+        } else if (d.nlink != c->links[i] && c->links[i] > 0) {
+            d.nlink = (unsigned short)c->links[i];
+            put_inode(c, i, &d);
+        }
+    }
+    return c->fixed != before;
+}
+
+/* Make the bitmap mark exactly the blocks in use. */
+static void repair_bitmap(struct fsck *c)
+{
+    const struct superblock *sb = &c->sb;
+    for (unsigned int base = 0; base < sb->nblocks; base += BPB) {
+        unsigned int bno = BBLOCK(base, *sb);
+        if (c->read(c, bno, c->buf[0]) < 0)
+            continue;
+        unsigned char *bits = (unsigned char *)c->buf[0];
+        int changed = 0;
+        for (unsigned int bit = 0; bit < BPB && base + bit < sb->nblocks; bit++) {
+            unsigned char mask = (unsigned char)(1u << (bit % 8));
+            unsigned char want = c->blockuse[base + bit] ? mask : 0;
+            if ((bits[bit / 8] & mask) != want) {
+                bits[bit / 8] = (unsigned char)((bits[bit / 8] & ~mask) | want);
+                changed = 1;
+            }
+        }
+        if (changed && c->write(c, bno, c->buf[0]) == 0)
+            c->fixed++;
+    }
+}
+
+int fsck_repair(struct fsck *c)
+{
+    unsigned int fixed = 0;
+    int r;
+    for (int round = 0; round < 8; round++) {
+        if ((r = fsck_run(c)) <= 0 || !c->write)
+            break;
+        c->fixed = 0;
+        if (!repair_inodes(c))
+            repair_bitmap(c);
+        if (c->fixed == 0)
+            break;                     /* problems left that it cannot repair */
+        fixed += c->fixed;
+        r = fsck_run(c);               /* the last round's result, if it ends here */
+    }
+    c->fixed = fixed;
+    return r;
 }

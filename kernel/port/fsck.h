@@ -22,6 +22,8 @@ struct fsck {
     int  (*read)(struct fsck *c, unsigned int blockno, void *buf);  /* 0: ok */
     void (*say)(struct fsck *c, const char *fmt, unsigned int a, unsigned int b,
                 unsigned int n);           /* a problem, printf-like (%u only)  */
+    /* Repair (fsck_repair) writes a block through this; NULL: check only. */
+    int  (*write)(struct fsck *c, unsigned int blockno, const void *buf);   /* 0: ok */
     void *arg;                     /* for the caller's callbacks            */
     int swap;                      /* image in the other byte order (host)  */
     unsigned char *blockuse;       /* scratch: one byte per block            */
@@ -32,6 +34,12 @@ struct fsck {
     /* Results. */
     struct superblock sb;          /* as read, in our byte order            */
     unsigned int problems;         /* inconsistencies found                 */
+    unsigned int leaks;            /* of them, those that only waste space:
+                                      an inode no entry names, a link count
+                                      too high, a block marked used but
+                                      used by nothing                       */
+    unsigned int fixed;            /* changes fsck_repair made              */
+    int saying_leak;               /* set while c->say reports a leak       */
     unsigned int files, dirs;      /* allocated inodes of each type         */
     unsigned int used, free;       /* data blocks                           */
 
@@ -44,5 +52,16 @@ struct fsck {
 /* Check the file system; returns the number of problems (also in c->problems),
  * or -1 if the superblock is unusable or the scratch arrays are too small. */
 int fsck_run(struct fsck *c);
+
+/* Check, and repair what can be repaired safely, as `fsck -y` does: clear
+ * entries naming free inodes, free the inodes no entry names (and so what
+ * only they held), set wrong link counts to the entries counted, clear
+ * free inodes that are not clear, and make the bitmap say which blocks are
+ * in use.  It checks again after each round of repairs (a freed directory
+ * orphans what it held), at most a few rounds.  What it cannot repair (a
+ * block used twice, a block number outside the data area, a directory
+ * without "." or "..") stays, and is in c->problems of the last check.
+ * Returns that count, or -1 as fsck_run does; c->fixed counts the changes. */
+int fsck_repair(struct fsck *c);
 
 #endif

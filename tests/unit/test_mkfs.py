@@ -244,3 +244,62 @@ def test_fsck_bad_superblock(tools, tmp_path):
     img.write_bytes(bytes(4 * BSIZE))
     r = fsck(tools, img)
     assert r.returncode == 2 and "bad superblock" in r.stdout
+
+
+# ---------------------------------------------------------------- fsck -y repairs
+
+def repaired(tools, img: Path, raw: bytearray) -> str:
+    """Damage the image, repair it with fsck -y, and check it is clean after."""
+    img.write_bytes(bytes(raw))
+    r = subprocess.run([tools / "fsck", "-y", img], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout
+    assert "0 problems left" in r.stdout
+    again = fsck(tools, img)
+    assert again.returncode == 0 and "0 problems" in again.stdout, again.stdout
+    return r.stdout
+
+
+def test_fsck_y_fixes_a_link_count(tools, image):
+    img, raw, im = image
+    i = im.lookup("src/medium")
+    struct.pack_into("<H", raw, inode_offset(im, i) + 2, 3)
+    out = repaired(tools, img, raw)
+    assert f"leak: inode {i}: link count 3, but 1 entries name it" in out
+    assert Image(img).inode(i)[1] == 1
+    assert Image(img).read(i) == bytes(range(256)) * 200      # the data survives
+
+
+def test_fsck_y_frees_an_orphan_and_its_blocks(tools, image):
+    img, raw, im = image
+    i = im.lookup("src/medium")
+    blocks = im.inode(i)[3:3 + NDIRECT]
+    # remove medium's entry from src: the inode and its 51 blocks are orphaned
+    src = im.inode(im.lookup("src"))[3]
+    for off in range(0, BSIZE, DIRENT.size):
+        inum, name = struct.unpack_from("<I28s", raw, src * BSIZE + off)
+        if inum == i:
+            raw[src * BSIZE + off:src * BSIZE + off + 4] = bytes(4)
+    out = repaired(tools, img, raw)
+    assert f"inode {i} cannot be reached" in out
+    fixed = Image(img)
+    assert fixed.inode(i)[0] == 0                               # freed
+    bitmap = fixed.block(fixed.bmapstart)
+    assert not any(bitmap[b // 8] >> (b % 8) & 1 for b in blocks)
+
+
+def test_fsck_y_clears_an_entry_naming_a_free_inode(tools, image):
+    img, raw, im = image
+    i = im.lookup("bin/hello")
+    raw[inode_offset(im, i):inode_offset(im, i) + 64] = bytes(64)
+    repaired(tools, img, raw)
+    assert "hello" not in Image(img).entries(im.lookup("bin"))
+
+
+def test_fsck_y_cannot_fix_a_block_used_twice(tools, image):
+    img, raw, im = image
+    hello, deep = im.lookup("bin/hello"), im.lookup("src/a/b/c/deep.c")
+    struct.pack_into("<I", raw, inode_offset(im, deep) + 8, im.inode(hello)[3])
+    img.write_bytes(bytes(raw))
+    r = subprocess.run([tools / "fsck", "-y", img], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert "problems left" in r.stdout and "0 problems left" not in r.stdout
