@@ -8,8 +8,9 @@
  *   1. every allocated inode: its block numbers (direct, indirect, double
  *      indirect) lie in the data area, none is used twice, none lies past
  *      the end of the file;
- *   2. every directory: its entries are well formed, name allocated inodes,
- *      include "." and "..", and the ".." of a subdirectory names the parent;
+ *   2. every directory some entry names: its entries are well formed, name
+ *      allocated inodes, include "." and "..", and the ".." of a
+ *      subdirectory names the parent (an orphan directory is one leak);
  *   3. from the root, which inodes can be reached;
  *   4. link counts, and the free bitmap against the blocks found in use.
  * Problems are counted, and the first few reported through c->say.  Those
@@ -29,6 +30,7 @@
 #define NAMED    0x04                  /* a directory named by some entry   */
 #define REACHED  0x08                  /* reachable from the root           */
 #define EXPANDED 0x10                  /* its entries were followed         */
+#define ANYNAME  0x20                  /* named by an entry besides . and .. */
 
 static unsigned int sw32(const struct fsck *c, unsigned int v)
 {
@@ -246,6 +248,14 @@ static void check_entry(struct fsck *c, unsigned int dinum, unsigned int k,
                 dinum);
 }
 
+/* Pass 2a, one entry: the inode it names has a name. */
+static void name_entry(struct fsck *c, unsigned int dinum, unsigned int k,
+                       const struct dirent_disk *e, unsigned int inum)
+{
+    if (k >= 2 && inum < c->sb.ninodes)
+        c->istate[inum] |= ANYNAME;
+}
+
 /* Pass 3, one entry: a child of a reachable directory is reachable. */
 static void reach_entry(struct fsck *c, unsigned int dinum, unsigned int k,
                         const struct dirent_disk *e, unsigned int inum)
@@ -359,10 +369,21 @@ int fsck_run(struct fsck *c)
         return c->problems;
     }
 
-    /* Pass 2: directory entries. */
+    /* Pass 2a: which inodes some entry names. */
+    for (unsigned int i = 1; i < sb->ninodes; i++)
+        if ((c->istate[i] & TYPEMASK) == T_DIR && get_inode(c, i, &d) == 0)
+            each_entry(c, i, &d, name_entry);
+
+    /* Pass 2: directory entries.  A directory that no entry names is an
+     * orphan (made but not yet entered when the power failed, or removed
+     * but not yet freed): whatever is wrong inside it is part of that one
+     * leak, which repair frees whole, so its entries name nothing and
+     * count no links (its ".." would otherwise count for its parent). */
     for (unsigned int i = 1; i < sb->ninodes; i++) {
         if ((c->istate[i] & TYPEMASK) != T_DIR || get_inode(c, i, &d) < 0)
             continue;
+        if (i != ROOTINO && !(c->istate[i] & ANYNAME))
+            continue;                           /* reported in pass 4 */
         if (d.size % sizeof(struct dirent_disk) || d.size < 2 * sizeof(struct dirent_disk))
             problem(c, "directory %u: size %u is not a whole number of entries, or < 2\n",
                     i, d.size, 0);
