@@ -47,7 +47,7 @@ void   iput(struct inode *ip);
 void   iunlockput(struct inode *ip);
 int    ialloc(uint16 type, uint16 nlink, struct inode **ipp);  /* locked, or -errno */
 void   iupdate(struct inode *ip, int wclass);
-void   itrunc(struct inode *ip, int wclass);
+void   itrunc(struct inode *ip, int wclass);   /* free its blocks; writes the inode first */
 uint32 iblock(struct inode *ip, uint32 fileblock);   /* 0: a hole */
 int    readi(struct inode *ip, int user, uintptr dst, uint32 off, uint32 n);
 int    writei(struct inode *ip, int user, uintptr src, uint32 off, uint32 n, int wclass);

@@ -85,9 +85,8 @@ void iput(struct inode *ip)
 {
     if (ip->ref == 1 && ip->valid && ip->nlink == 0) {
         ip->busy = 1;                  /* nobody else holds it: no wait */
+        ip->type = T_FREE;             /* itrunc writes it free, then frees its blocks */
         itrunc(ip, W_META);
-        ip->type = T_FREE;
-        iupdate(ip, W_META);
         ip->valid = 0;
         if (ip->inum < ifree_hint)
             ifree_hint = ip->inum;
@@ -236,20 +235,28 @@ static void free_indirect(uint32 blockno, int level)
     bfree(blockno);
 }
 
-/* Free all of the file's blocks; the caller writes the inode (iupdate). */
+/*
+ * Free all of the file's blocks, and write the inode.  The order is what a
+ * crash can survive: first the inode without its blocks, then the bitmap
+ * that frees them.  A crash between the two leaves blocks marked in use
+ * that nothing uses (lost space, which fsck -y reclaims).  The other order
+ * would leave the inode pointing at blocks marked free, which the next
+ * file to grow would be given too (docs/crashtest.md).
+ */
 void itrunc(struct inode *ip, int wclass)
 {
-    for (int i = 0; i < NDIRECT; i++)
-        if (ip->addrs[i]) {
-            bfree(ip->addrs[i]);
-            ip->addrs[i] = 0;
-        }
-    if (ip->addrs[NDIRECT])
-        free_indirect(ip->addrs[NDIRECT], 1);
-    if (ip->addrs[NDIRECT + 1])
-        free_indirect(ip->addrs[NDIRECT + 1], 2);
-    ip->addrs[NDIRECT] = ip->addrs[NDIRECT + 1] = 0;
+    uint32 addrs[NADDRS];
+    memcpy(addrs, ip->addrs, sizeof addrs);
+    memset(ip->addrs, 0, sizeof ip->addrs);
     ip->size = 0;
+    iupdate(ip, wclass);
+    for (int i = 0; i < NDIRECT; i++)
+        if (addrs[i])
+            bfree(addrs[i]);
+    if (addrs[NDIRECT])
+        free_indirect(addrs[NDIRECT], 1);
+    if (addrs[NDIRECT + 1])
+        free_indirect(addrs[NDIRECT + 1], 2);
     bitmap_commit(wclass, ip->inum);
 }
 

@@ -112,11 +112,20 @@ static int create(const char *path, uint16 type, struct inode **ipp)
     if (type == T_DIR && ((r = dirlink(ip, ".", ip->inum)) < 0 ||
                           (r = dirlink(ip, "..", dp->inum)) < 0))
         goto undo;
-    if ((r = dirlink(dp, name, ip->inum)) < 0)
-        goto undo;
+    /* The parent's link count counts the new "..": it goes up before the
+     * entry that makes that ".." count is written, so a crash between the
+     * two leaves a count too high (lost space), never one too low (which
+     * would free the parent while a name is left). */
     if (type == T_DIR) {
-        dp->nlink++;                            /* the new ".." */
+        dp->nlink++;
         iupdate(dp, W_META);
+    }
+    if ((r = dirlink(dp, name, ip->inum)) < 0) {
+        if (type == T_DIR) {
+            dp->nlink--;
+            iupdate(dp, W_META);
+        }
+        goto undo;
     }
     iunlockput(dp);
     *ipp = ip;
@@ -169,10 +178,8 @@ int32 sys_open(const uint32 *arg)
         iunlockput(ip);
         return -ENFILE;
     }
-    if ((flags & O_TRUNC) && writable && ip->size > 0) {
-        itrunc(ip, W_META);
-        iupdate(ip, W_META);
-    }
+    if ((flags & O_TRUNC) && writable && ip->size > 0)
+        itrunc(ip, W_META);                     /* writes the inode, then the bitmap */
     iunlock(ip);
     return fd_alloc(f);                        /* cannot fail: checked above */
 }
