@@ -366,6 +366,16 @@ def cmd_overhead(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_crashtest(args: argparse.Namespace) -> int:
+    from .crashtest import report as crashreport
+    text, where = crashreport.crashtest(Path(args.out), args.arch or "riscv",
+                                        args.profile or "", args.max_points,
+                                        args.workload, args.policy, say=_say)
+    print(text, end="")
+    _say(f"wrote {where}/: crashtest.txt, crashtest.json, risk-delayed.png")
+    return EXIT_OK
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
     numbers = args.lab or list(labs.LABS)
     if args.predictions and len(numbers) != 1:
@@ -532,6 +542,22 @@ COMMANDS: tuple[Command, ...] = (
              (("gdb_args",), dict(nargs=argparse.REMAINDER, metavar="-- GDB-ARGS",
                                   help="more arguments for gdb, e.g. -- -batch -ex "
                                   "'break trap_entry' -ex continue")))),
+    Command("crashtest", "crash consistency under each write policy: log every disk write, "
+            "replay every crash point onto the image, fsck and fsck -y each, count the "
+            "acknowledged data lost; write OUT/crashtest/ (docs/crashtest.md)", cmd_crashtest,
+            (ARCH.but(default="riscv", default_help="riscv"), OUT),
+            ((("--profile",), dict(default=None, metavar="NAME",
+                                   help="the model that records the log (default: the "
+                                   "ISA's own, ds3100-riscv on riscv)")),
+             (("--max-points",), dict(type=_positive_int, default=400, metavar="N",
+                                      help="crash states tried per log, of each kind "
+                                      "(default: 400)")),
+             (("--workload",), dict(action="append", metavar="NAME",
+                                    help="createdelete, andrew or metadata (repeatable; "
+                                    "default: all)")),
+             (("--policy",), dict(action="append", metavar="NAME",
+                                  help="sync, delayed or writethrough (repeatable; "
+                                  "default: all)")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
             "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1,
             (OUT, JOBS, SCHEDULER)),

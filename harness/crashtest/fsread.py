@@ -1,0 +1,115 @@
+"""Read the files of one of our file systems (kernel/include/fsformat.h)
+from an image in memory, the way a user would after a crash: follow the
+directories from the root and read each file.  It never trusts the image:
+block numbers out of range read as zeros, a directory met twice is not
+entered again, and a damaged part is skipped rather than raising.
+
+files(image) -> {path: contents} for regular files, and the directories'
+paths with None.
+"""
+
+from __future__ import annotations
+
+import struct
+
+BSIZE = 1024
+NDIRECT = 12
+NINDIRECT = BSIZE // 4
+MAGIC = 0x4F555354
+T_FILE, T_DIR = 1, 2
+DIRENT = 32
+
+
+class Image:
+    def __init__(self, raw: bytes | bytearray) -> None:
+        self.raw = raw
+        for e in ("<", ">"):
+            sb = struct.unpack_from(e + "7I", raw, BSIZE)
+            if sb[0] == MAGIC:
+                self.e = e
+                break
+        else:
+            raise ValueError("bad superblock magic")
+        (_, _, self.nblocks, self.ninodes, self.bmapstart, self.inodestart,
+         self.datastart) = sb
+
+    def block(self, b: int) -> bytes:
+        if not (self.datastart <= b < self.nblocks):
+            return bytes(BSIZE)
+        return bytes(self.raw[b * BSIZE:(b + 1) * BSIZE]).ljust(BSIZE, b"\0")
+
+    def inode(self, i: int) -> tuple[int, int, int, tuple[int, ...]]:
+        off = (self.inodestart + i // 16) * BSIZE + (i % 16) * 64
+        typ, nlink, size, *addrs = struct.unpack_from(self.e + "HHI14I", self.raw, off)
+        return typ, nlink, size, tuple(addrs)
+
+    def _words(self, b: int) -> tuple[int, ...]:
+        return struct.unpack(self.e + f"{NINDIRECT}I", self.block(b))
+
+    def read(self, i: int, limit: int = 64 << 20) -> bytes:
+        _, _, size, addrs = self.inode(i)
+        size = min(size, limit)
+        nb = (size + BSIZE - 1) // BSIZE
+        blocks = list(addrs[:NDIRECT])
+        if nb > NDIRECT:
+            blocks += self._words(addrs[NDIRECT])
+        if nb > NDIRECT + NINDIRECT:
+            for ind in self._words(addrs[NDIRECT + 1]):
+                blocks += self._words(ind)
+                if len(blocks) >= nb:
+                    break
+        return b"".join(self.block(b) for b in blocks[:nb])[:size]
+
+
+def files(raw: bytes | bytearray) -> dict[str, bytes | None]:
+    im = Image(raw)
+    out: dict[str, bytes | None] = {"/": None}
+    seen = {1}
+    todo = [("", 1)]
+    while todo:
+        path, dinum = todo.pop()
+        data = im.read(dinum, limit=1 << 20)
+        for off in range(0, len(data) - DIRENT + 1, DIRENT):
+            inum, name = struct.unpack_from(im.e + "I28s", data, off)
+            name_s = name.split(b"\0")[0].decode("latin-1")
+            if not inum or name_s in (".", "..") or not name_s or inum >= im.ninodes:
+                continue
+            typ = im.inode(inum)[0]
+            p = f"{path}/{name_s}"
+            if typ == T_DIR and inum not in seen:
+                seen.add(inum)
+                out[p] = None
+                todo.append((p, inum))
+            elif typ == T_FILE:
+                out[p] = im.read(inum)
+    return out
+
+
+def differing(want: bytes, have: bytes) -> int:
+    """How many bytes of `want` `have` lacks or holds differently."""
+    n = max(0, len(want) - len(have))
+    for off in range(0, min(len(want), len(have)), BSIZE):
+        a, b = want[off:off + BSIZE], have[off:off + BSIZE]
+        if a != b:
+            n += sum(1 for x, y in zip(a, b) if x != y)
+    return n
+
+
+def lost(expected: dict[str, bytes | None], got: dict[str, bytes | None]
+         ) -> tuple[int, list[tuple[str, int]]]:
+    """The bytes of `expected`'s files that `got` lacks or holds
+    differently, in all and per path (a missing directory is listed with
+    0 bytes, a missing file with its size)."""
+    total = 0
+    per: list[tuple[str, int]] = []
+    for path, want in expected.items():
+        have = got.get(path)
+        if want is None:                            # a directory
+            if path not in got or have is not None:
+                per.append((path, 0))
+            continue
+        n = differing(want, have if isinstance(have, bytes) else b"")
+        if n or path not in got:
+            total += n
+            per.append((path, n))
+    return total, per
