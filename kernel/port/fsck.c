@@ -15,7 +15,7 @@
  *   4. link counts, and the free bitmap against the blocks found in use.
  * Problems are counted, and the first few reported through c->say.  Those
  * that only waste space (an inode nothing names, a link count too high, a
- * lost block) are counted in c->leaks as well: a crash may leave them
+ * lost block, a block past the end of its file) are counted in c->leaks as well: a crash may leave them
  * behind under any write order, and they harm nothing but the space.
  *
  * fsck_repair() runs the check, repairs what it safely can from what the
@@ -114,7 +114,7 @@ static void walk_blocks(struct fsck *c, unsigned int inum, const struct dinode *
         if (d->addrs[i]) {
             use_block(c, inum, d->addrs[i]);
             if (i >= nb)
-                problem(c, "inode %u: block %u past the end of the file\n", inum,
+                leak(c, "inode %u: block %u past the end of the file\n", inum,
                         d->addrs[i], 0);
         }
     unsigned int ind = d->addrs[NDIRECT];
@@ -125,7 +125,7 @@ static void walk_blocks(struct fsck *c, unsigned int inum, const struct dinode *
             for (unsigned int j = 0; j < NINDIRECT; j++) {
                 unsigned int b = sw32(c, c->buf[0][j]);
                 if (b && use_block(c, inum, b) == 0 && NDIRECT + j >= nb)
-                    problem(c, "inode %u: block %u past the end of the file\n", inum, b, 0);
+                    leak(c, "inode %u: block %u past the end of the file\n", inum, b, 0);
             }
         }
     }
@@ -147,7 +147,7 @@ static void walk_blocks(struct fsck *c, unsigned int inum, const struct dinode *
                 unsigned int b = sw32(c, c->buf[1][k]);
                 unsigned int fb = NDIRECT + NINDIRECT + j * NINDIRECT + k;
                 if (b && use_block(c, inum, b) == 0 && fb >= nb)
-                    problem(c, "inode %u: block %u past the end of the file\n", inum, b, 0);
+                    leak(c, "inode %u: block %u past the end of the file\n", inum, b, 0);
             }
         }
     }
@@ -454,6 +454,42 @@ static int put_inode(struct fsck *c, unsigned int inum, const struct dinode *d)
     return 0;
 }
 
+/* Drop the blocks of inode inum (d, in our byte order) that lie past the
+ * end of its size (a crash between writing a block map and the inode's new
+ * size leaves them): the direct ones, the entries of its indirect block,
+ * or whole (double) indirect blocks the size does not reach.  The bitmap
+ * round then frees them. */
+static void trim_past_end(struct fsck *c, unsigned int inum, struct dinode *d)
+{
+    unsigned int nb = (d->size + BSIZE - 1) / BSIZE;
+    int changed = 0;
+    for (unsigned int i = nb; i < NDIRECT; i++)
+        if (d->addrs[i]) {
+            d->addrs[i] = 0;
+            changed = 1;
+        }
+    if (d->addrs[NDIRECT] && nb <= NDIRECT) {
+        d->addrs[NDIRECT] = 0;
+        changed = 1;
+    } else if (in_data_area(c, d->addrs[NDIRECT]) && nb < NDIRECT + NINDIRECT &&
+               c->read(c, d->addrs[NDIRECT], c->buf[0]) == 0) {
+        int cut = 0;
+        for (unsigned int j = nb - NDIRECT; j < NINDIRECT; j++)
+            if (c->buf[0][j]) {
+                c->buf[0][j] = 0;
+                cut = 1;
+            }
+        if (cut && c->write(c, d->addrs[NDIRECT], c->buf[0]) == 0)
+            c->fixed++;
+    }
+    if (d->addrs[NDIRECT + 1] && nb <= NDIRECT + NINDIRECT) {
+        d->addrs[NDIRECT + 1] = 0;
+        changed = 1;
+    }
+    if (changed)
+        put_inode(c, inum, d);
+}
+
 /* Clear every entry of directory dinum that names a free or bad inode. */
 static void fix_entries(struct fsck *c, unsigned int dinum, const struct dinode *d)
 {
@@ -497,6 +533,7 @@ static int repair_inodes(struct fsck *c)
             }
             continue;
         }
+        trim_past_end(c, i, &d);
         if (type == T_DIR)
             fix_entries(c, i, &d);
         if (get_inode(c, i, &d) < 0)

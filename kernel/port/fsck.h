@@ -37,7 +37,8 @@ struct fsck {
     unsigned int leaks;            /* of them, those that only waste space:
                                       an inode no entry names, a link count
                                       too high, a block marked used but
-                                      used by nothing                       */
+                                      used by nothing, a block past the end
+                                      of its file                           */
     unsigned int fixed;            /* changes fsck_repair made              */
     int saying_leak;               /* set while c->say reports a leak       */
     unsigned int files, dirs;      /* allocated inodes of each type         */

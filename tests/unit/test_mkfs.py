@@ -303,3 +303,15 @@ def test_fsck_y_cannot_fix_a_block_used_twice(tools, image):
     r = subprocess.run([tools / "fsck", "-y", img], capture_output=True, text=True)
     assert r.returncode == 1
     assert "problems left" in r.stdout and "0 problems left" not in r.stdout
+
+
+def test_fsck_y_drops_blocks_past_the_end(tools, image):
+    """A crash between a block map and the inode's new size."""
+    img, raw, im = image
+    i = im.lookup("src/medium")                  # 51 KB: direct and indirect blocks
+    struct.pack_into("<I", raw, inode_offset(im, i) + 4, 5 * BSIZE)
+    out = repaired(tools, img, raw)
+    assert f"leak: inode {i}: block" in out and "past the end of the file" in out
+    fixed = Image(img)
+    assert fixed.inode(i)[3 + NDIRECT] == 0                   # the indirect block is gone
+    assert fixed.read(i) == (bytes(range(256)) * 200)[:5 * BSIZE]
