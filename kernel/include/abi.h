@@ -94,6 +94,9 @@ struct dirent {
                                  * user pages allocated from now on; returns the
                                  * old one.  (Not the file system's, but this is
                                  * the call for the kernel's knobs.)          */
+#define FSCTL_REPAIR  6         /* as FSCTL_FSCK, then repair what it can
+                                 * (fsck -y): returns, and fills in, the
+                                 * problems left                              */
 
 /* Page-allocation policies (kernel/port/kalloc.c). */
 #define PAGES_LIST      0       /* the free list's head (the default)        */
@@ -127,6 +130,7 @@ struct fsckinfo {
     unsigned int files, dirs;       /* allocated inodes                       */
     unsigned int used_blocks;       /* data blocks in use                     */
     unsigned int free_blocks;       /* data blocks free                       */
+    unsigned int repairs;           /* FSCTL_REPAIR: blocks it changed         */
 };
 
 #endif

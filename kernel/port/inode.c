@@ -370,3 +370,25 @@ void fsync_inode(struct inode *ip)
         brelse(b);
     }
 }
+
+/* fsck -y changed inodes on the disk (kernel/port/sysfile.c): forget the
+ * copies nobody holds, and read again those somebody does (the root, a
+ * current directory).  Nothing is locked: fsck runs between system calls
+ * of the file system. */
+void inodes_reload(void)
+{
+    for (struct inode *ip = itable; ip < &itable[NINODE]; ip++) {
+        if (ip->ref == 0 || !ip->valid) {
+            ip->valid = 0;
+            continue;
+        }
+        struct buf *b = bread(IBLOCK(ip->inum, sb));
+        const struct dinode *d = (const struct dinode *)b->data + ip->inum % IPB;
+        ip->type = d->type;
+        ip->nlink = d->nlink;
+        ip->size = d->size;
+        memcpy(ip->addrs, d->addrs, sizeof ip->addrs);
+        brelse(b);
+    }
+    ifree_hint = 1;
+}

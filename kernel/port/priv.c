@@ -12,9 +12,9 @@
  *
  * Only a privileged process may do what acts on every process at once:
  * halt the machine (sys_halt) and change the file system's configuration
- * (fsctl FSCTL_SETCONF: write policy, flush age, cache size, disk model).
- * Reading the configuration and running fsck change nothing and are open
- * to all.
+ * (fsctl FSCTL_SETCONF: write policy, flush age, cache size, disk model)
+ * or its contents behind its back (FSCTL_REPAIR: fsck -y).  Reading the
+ * configuration and running fsck change nothing and are open to all.
  *
  * Who may kill whom does not depend on privilege: proc.c decides it
  * (killable(), proc_kill()).  Nobody kills pid 1 or a kernel process, and

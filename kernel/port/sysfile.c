@@ -412,14 +412,33 @@ static int fsck_read(struct fsck *c, unsigned int blockno, void *buf)
 static void fsck_say(struct fsck *c, const char *fmt, unsigned int a, unsigned int b,
                      unsigned int n)
 {
-    printf("fsck: ");
+    printf(c->saying_leak ? "fsck: leak: " : "fsck: ");
     printf(fmt, a, b, n);
 }
 
-static int run_fsck(uaddr uinfo)
+static void fsck_quiet(struct fsck *c, const char *fmt, unsigned int a, unsigned int b,
+                       unsigned int n)
+{
+}
+
+/* Repair writes each block it changes to the disk at once, whatever the
+ * policy: a repair should survive the next crash. */
+static int fsck_write(struct fsck *c, unsigned int blockno, const void *buf)
+{
+    if (blockno < 2 || blockno >= sb.nblocks)
+        return -1;
+    struct buf *b = bread(blockno);
+    memcpy(b->data, buf, BSIZE);
+    bwrite(b);
+    brelse(b);
+    return 0;
+}
+
+static int run_fsck(uaddr uinfo, int repair)
 {
     struct fsck *c = &fsck_ctx;
     c->read = fsck_read;
+    c->write = repair ? fsck_write : 0;
     c->say = fsck_say;
     c->blockuse = fsck_blockuse;
     c->links = fsck_links;
@@ -427,9 +446,16 @@ static int run_fsck(uaddr uinfo)
     c->maxblocks = FSCK_MAXBLOCKS;
     c->maxinodes = FSCK_MAXINODES;
     int r = fsck_run(c);
+    c->fixed = 0;
+    if (repair && r > 0) {
+        c->say = fsck_quiet;           /* its rounds would repeat the problems */
+        r = fsck_repair(c);
+        if (c->fixed)
+            inodes_reload();           /* the inode table's copies are stale */
+    }
     struct fsckinfo info = {
         .problems = r < 0 ? 1 : c->problems, .files = c->files, .dirs = c->dirs,
-        .used_blocks = c->used, .free_blocks = c->free,
+        .used_blocks = c->used, .free_blocks = c->free, .repairs = c->fixed,
     };
     if (uinfo && copyout(uinfo, &info, sizeof info) < 0)
         return -EFAULT;
@@ -489,7 +515,11 @@ int32 sys_fsctl(const uint32 *arg)
         return r < 0 ? r : set_conf(arg[1]);
     }
     case FSCTL_FSCK:
-        return run_fsck(arg[1]);
+        return run_fsck(arg[1], 0);
+    case FSCTL_REPAIR: {
+        int r = priv_check();          /* it changes the disk under every process */
+        return r < 0 ? r : run_fsck(arg[1], 1);
+    }
     case FSCTL_DROPCACHE: {
         /* Resizing to the same size writes back every dirty block and
          * starts the cache empty: the next read of any block goes to the
