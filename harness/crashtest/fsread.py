@@ -61,27 +61,44 @@ class Image:
         return b"".join(self.block(b) for b in blocks[:nb])[:size]
 
 
-def files(raw: bytes | bytearray) -> dict[str, bytes | None]:
+def files(raw: bytes | bytearray, top: str = "/") -> dict[str, bytes | None]:
+    """The tree under directory `top` (all of it by default): each file's
+    path and contents, each directory's path with None; {} if `top` is
+    not there."""
     im = Image(raw)
-    out: dict[str, bytes | None] = {"/": None}
-    seen = {1}
-    todo = [("", 1)]
+    dinum = 1
+    for part in [p for p in top.split("/") if p]:
+        entries = dict(_entries(im, dinum))
+        if part not in entries or im.inode(entries[part])[0] != T_DIR:
+            return {}
+        dinum = entries[part]
+    top = "/" + "/".join(p for p in top.split("/") if p)
+    out: dict[str, bytes | None] = {top: None}
+    seen = {dinum}
+    todo = [("" if top == "/" else top, dinum)]
     while todo:
         path, dinum = todo.pop()
-        data = im.read(dinum, limit=1 << 20)
-        for off in range(0, len(data) - DIRENT + 1, DIRENT):
-            inum, name = struct.unpack_from(im.e + "I28s", data, off)
-            name_s = name.split(b"\0")[0].decode("latin-1")
-            if not inum or name_s in (".", "..") or not name_s or inum >= im.ninodes:
-                continue
+        for name, inum in _entries(im, dinum):
             typ = im.inode(inum)[0]
-            p = f"{path}/{name_s}"
+            p = f"{path}/{name}"
             if typ == T_DIR and inum not in seen:
                 seen.add(inum)
                 out[p] = None
                 todo.append((p, inum))
             elif typ == T_FILE:
                 out[p] = im.read(inum)
+    return out
+
+
+def _entries(im: Image, dinum: int) -> list[tuple[str, int]]:
+    """A directory's entries but "." and "..", those naming a valid inode number."""
+    data = im.read(dinum, limit=1 << 20)
+    out = []
+    for off in range(0, len(data) - DIRENT + 1, DIRENT):
+        inum, name = struct.unpack_from(im.e + "I28s", data, off)
+        name_s = name.split(b"\0")[0].decode("latin-1")
+        if inum and 0 < inum < im.ninodes and name_s not in ("", ".", ".."):
+            out.append((name_s, inum))
     return out
 
 

@@ -26,6 +26,7 @@ needed it) lacks or holds differently; fsread.lost.
 from __future__ import annotations
 
 import re
+import struct
 import shutil
 import subprocess
 import tempfile
@@ -122,10 +123,9 @@ def _sample(n: int, k: int) -> list[int]:
 
 def scoped(raw: bytes | bytearray, scope: str) -> dict[str, bytes | None]:
     try:
-        all_files = fsread.files(raw)
-    except (ValueError, IndexError, UnicodeDecodeError):
+        return fsread.files(raw, scope)
+    except (ValueError, IndexError, UnicodeDecodeError, struct.error):
         return {}
-    return {p: v for p, v in all_files.items() if p == scope or p.startswith(scope + "/")}
 
 
 def states(image: bytearray, bsize: int, records: list[Record], reorder: bool):

@@ -456,9 +456,9 @@ static int put_inode(struct fsck *c, unsigned int inum, const struct dinode *d)
 
 /* Drop the blocks of inode inum (d, in our byte order) that lie past the
  * end of its size (a crash between writing a block map and the inode's new
- * size leaves them): the direct ones, the entries of its indirect block,
- * or whole (double) indirect blocks the size does not reach.  The bitmap
- * round then frees them. */
+ * size leaves them): direct ones, entries of its indirect blocks, and
+ * whole indirect blocks the size does not reach.  The bitmap round then
+ * frees them. */
 static void trim_past_end(struct fsck *c, unsigned int inum, struct dinode *d)
 {
     unsigned int nb = (d->size + BSIZE - 1) / BSIZE;
@@ -482,12 +482,94 @@ static void trim_past_end(struct fsck *c, unsigned int inum, struct dinode *d)
         if (cut && c->write(c, d->addrs[NDIRECT], c->buf[0]) == 0)
             c->fixed++;
     }
-    if (d->addrs[NDIRECT + 1] && nb <= NDIRECT + NINDIRECT) {
+    unsigned int dind = d->addrs[NDIRECT + 1];
+    if (dind && nb <= NDIRECT + NINDIRECT) {
         d->addrs[NDIRECT + 1] = 0;
         changed = 1;
+    } else if (in_data_area(c, dind) && c->read(c, dind, c->buf[1]) == 0) {
+        int cut = 0;
+        for (unsigned int j = 0; j < NINDIRECT; j++) {
+            unsigned int ib = sw32(c, c->buf[1][j]);
+            unsigned int base = NDIRECT + NINDIRECT + j * NINDIRECT;
+            if (!ib)
+                continue;
+            if (base >= nb) {                   /* wholly past the end */
+                c->buf[1][j] = 0;
+                cut = 1;
+            } else if (base + NINDIRECT > nb && in_data_area(c, ib) &&
+                       c->read(c, ib, c->buf[0]) == 0) {
+                int part = 0;
+                for (unsigned int k = nb - base; k < NINDIRECT; k++)
+                    if (c->buf[0][k]) {
+                        c->buf[0][k] = 0;
+                        part = 1;
+                    }
+                if (part && c->write(c, ib, c->buf[0]) == 0)
+                    c->fixed++;
+            }
+        }
+        if (cut && c->write(c, dind, c->buf[1]) == 0)
+            c->fixed++;
     }
     if (changed)
         put_inode(c, inum, d);
+}
+
+/* The directory whose entry (other than "." and "..") names inum, or 0. */
+static unsigned int parent_of(struct fsck *c, unsigned int inum)
+{
+    const unsigned int per = BSIZE / sizeof(struct dirent_disk);
+    struct dinode d;
+    for (unsigned int p = 1; p < c->sb.ninodes; p++) {
+        if ((c->istate[p] & TYPEMASK) != T_DIR || get_inode(c, p, &d) < 0)
+            continue;
+        unsigned int n = d.size / sizeof(struct dirent_disk);
+        for (unsigned int k = 2; k < n; k++) {
+            if (k % per == 0 || k == 2) {
+                unsigned int b = bmap(c, &d, k / per);
+                if (!in_data_area(c, b) || c->read(c, b, c->buf[2]) < 0) {
+                    k += per - 1 - k % per;
+                    continue;
+                }
+            }
+            const struct dirent_disk *e = (const struct dirent_disk *)c->buf[2] + k % per;
+            if (sw32(c, e->inum) == inum && !zero_name(e->name, "."))
+                return p;
+        }
+    }
+    return 0;
+}
+
+/* A named directory whose first block lacks "." or ".." (its block never
+ * reached the disk, but its inode and name did): write them in, as the
+ * first two entries. */
+static void fix_dots(struct fsck *c, unsigned int inum, const struct dinode *d)
+{
+    unsigned int b = d->addrs[0];
+    if (d->size < 2 * sizeof(struct dirent_disk) || !in_data_area(c, b) ||
+        c->read(c, b, c->buf[0]) < 0)
+        return;
+    struct dirent_disk *e = (struct dirent_disk *)c->buf[0];
+    if (e[0].inum && e[1].inum)
+        return;
+    unsigned int parent = inum == ROOTINO ? ROOTINO : parent_of(c, inum);
+    if (!parent || c->read(c, b, c->buf[0]) < 0)      /* parent_of used buf[2] only */
+        return;
+    const char *names[2] = { ".", ".." };
+    unsigned int inums[2] = { inum, parent };
+    int changed = 0;
+    for (int k = 0; k < 2; k++) {
+        if (e[k].inum)
+            continue;
+        for (unsigned int i = 0; i < DIRSIZ; i++)
+            e[k].name[i] = 0;
+        for (unsigned int i = 0; names[k][i]; i++)
+            e[k].name[i] = names[k][i];
+        e[k].inum = sw32(c, inums[k]);
+        changed = 1;
+    }
+    if (changed && c->write(c, b, c->buf[0]) == 0)
+        c->fixed++;
 }
 
 /* Clear every entry of directory dinum that names a free or bad inode. */
@@ -534,8 +616,11 @@ static int repair_inodes(struct fsck *c)
             continue;
         }
         trim_past_end(c, i, &d);
-        if (type == T_DIR)
+        if (type == T_DIR) {
             fix_entries(c, i, &d);
+            if (c->links[i] || i == ROOTINO)
+                fix_dots(c, i, &d);
+        }
         if (get_inode(c, i, &d) < 0)
             continue;
         if (i != ROOTINO && c->links[i] == 0) {

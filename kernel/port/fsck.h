@@ -55,7 +55,8 @@ struct fsck {
 int fsck_run(struct fsck *c);
 
 /* Check, and repair what can be repaired safely, as `fsck -y` does: clear
- * entries naming free inodes, free the inodes no entry names (and so what
+ * entries naming free inodes, write a missing "." or ".." into a named
+ * directory's first two slots, free the inodes no entry names (and so what
  * only they held), set wrong link counts to the entries counted, clear
  * free inodes that are not clear, and make the bitmap say which blocks are
  * in use.  It checks again after each round of repairs (a freed directory

@@ -315,3 +315,16 @@ def test_fsck_y_drops_blocks_past_the_end(tools, image):
     fixed = Image(img)
     assert fixed.inode(i)[3 + NDIRECT] == 0                   # the indirect block is gone
     assert fixed.read(i) == (bytes(range(256)) * 200)[:5 * BSIZE]
+
+
+def test_fsck_y_writes_missing_dot_entries(tools, image):
+    """A directory's block lost (zeros) but its inode and name on the disk."""
+    img, raw, im = image
+    a = im.lookup("src/a")
+    blk = im.inode(a)[3]
+    raw[blk * BSIZE:blk * BSIZE + 2 * DIRENT.size] = bytes(2 * DIRENT.size)
+    assert "names it" in damaged(tools, img, raw)
+    repaired(tools, img, raw)
+    entries = Image(img).entries(a)
+    assert entries["."] == a and entries[".."] == im.lookup("src")
+    assert Image(img).lookup("src/a/b/c/deep.c") == im.lookup("src/a/b/c/deep.c")
