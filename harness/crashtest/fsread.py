@@ -112,20 +112,31 @@ def differing(want: bytes, have: bytes) -> int:
     return n
 
 
-def lost(expected: dict[str, bytes | None], got: dict[str, bytes | None]
+def lost(expected: dict[str, bytes | None], got: dict[str, bytes | None],
+         intended: dict[str, bytes | None] | None = None
          ) -> tuple[int, list[tuple[str, int]]]:
     """The bytes of `expected`'s files that `got` lacks or holds
     differently, in all and per path (a missing directory is listed with
-    0 bytes, a missing file with its size)."""
+    0 bytes, a missing file with its size).  `intended`, if given, is the
+    tree with the changes of the system calls still in progress: what they
+    were doing is not a loss (a file being removed may be gone, a file being
+    written may hold the new bytes or the old), so a path counts the fewer
+    of its bytes missing against either, and nothing if it is being removed."""
     total = 0
     per: list[tuple[str, int]] = []
     for path, want in expected.items():
         have = got.get(path)
+        if intended is not None and path not in intended:
+            continue                                # being removed
         if want is None:                            # a directory
             if path not in got or have is not None:
                 per.append((path, 0))
             continue
-        n = differing(want, have if isinstance(have, bytes) else b"")
+        have_b = have if isinstance(have, bytes) else b""
+        n = differing(want, have_b)
+        alt = intended.get(path) if intended is not None else None
+        if n and isinstance(alt, bytes):
+            n = min(n, differing(alt, have_b))
         if n or path not in got:
             total += n
             per.append((path, n))

@@ -20,7 +20,9 @@ most `max_points`).
 
 What is lost is counted under `scope` (/tmp: where the workloads write):
 bytes of acknowledged files that the crashed disk (after fsck -y, if it
-needed it) lacks or holds differently; fsread.lost.
+needed it) lacks or holds differently, except what a system call still in
+progress was changing (a file being removed, bytes being overwritten):
+fsread.lost.
 """
 
 from __future__ import annotations
@@ -130,20 +132,24 @@ def scoped(raw: bytes | bytearray, scope: str) -> dict[str, bytes | None]:
 
 def states(image: bytearray, bsize: int, records: list[Record], reorder: bool):
     """Every crash state: (kind, writes, ns, disk image, acknowledged image,
-    dropped block).  The images are shared buffers: copy to keep."""
+    intended image, dropped block).  The intended image has every change
+    up to the crash, those of system calls still in progress too.  The
+    images are shared buffers: copy to keep."""
     disk = bytearray(image)
     acked = bytearray(image)
+    intended = bytearray(image)
     pending: list[Record] = []
     writes = 0
     batch: list[Record] = []
     batch_start = bytearray()
     for i, r in enumerate(records):
         if r.kind == "W":
-            yield "prefix", writes, r.ns, disk, acked, None
+            yield "prefix", writes, r.ns, disk, acked, intended, None
             if not batch:
                 batch_start = bytearray(disk)
             batch.append(r)
             _put(disk, bsize, r)
+            _put(intended, bsize, r)
             writes += 1
             pending.append(r)
             nxt = records[i + 1] if i + 1 < len(records) else None
@@ -156,15 +162,17 @@ def states(image: bytearray, bsize: int, records: list[Record], reorder: bool):
                         for w in batch:
                             if w is not skip:
                                 _put(d, bsize, w)
-                        yield "reorder", writes, r.ns, d, acked, skip.blockno
+                        yield "reorder", writes, r.ns, d, acked, intended, skip.blockno
                 batch = []
         elif r.kind == "D":
             pending.append(r)
+            _put(intended, bsize, r)
         else:
             for p in pending:
                 _put(acked, bsize, p)
             pending = []
-    yield "prefix", writes, records[-1].ns if records else 0, disk, acked, None
+    end = records[-1].ns if records else 0
+    yield "prefix", writes, end, disk, acked, intended, None
 
 
 def count_states(records: list[Record], reorder: bool) -> tuple[int, int]:
@@ -196,17 +204,22 @@ def replay(image: Path, bsize: int, records: list[Record], fsck: Fsck, *,
     want_reorder = set(_sample(n_reorder, max_points))
     points: list[Point] = []
     seen = {"prefix": 0, "reorder": 0}
-    expected_cache: tuple[bytes, dict] | None = None
-    for kind, writes, ns, disk, acked, dropped in states(base, bsize, records, reorder):
+    cache: dict[str, tuple[bytes, dict]] = {}
+
+    def tree(name: str, image: bytearray) -> dict:
+        if name not in cache or cache[name][0] != image:
+            cache[name] = (bytes(image), scoped(image, scope))
+        return cache[name][1]
+
+    for kind, writes, ns, disk, acked, intended, dropped in states(base, bsize, records,
+                                                                   reorder):
         k = seen[kind]
         seen[kind] += 1
         if k not in (want_prefix if kind == "prefix" else want_reorder):
             continue
         chk = fsck.check(disk)
-        if expected_cache is None or expected_cache[0] != acked:
-            expected_cache = (bytes(acked), scoped(acked, scope))
         got = scoped(chk.repaired if chk.repaired is not None else disk, scope)
-        total, per = fsread.lost(expected_cache[1], got)
+        total, per = fsread.lost(tree("acked", acked), got, tree("intended", intended))
         points.append(Point(kind, writes, ns, chk, total, per, dropped))
     return points, n_prefix, n_reorder
 

@@ -623,8 +623,17 @@ static int repair_inodes(struct fsck *c)
         }
         if (get_inode(c, i, &d) < 0)
             continue;
-        if (i != ROOTINO && c->links[i] == 0) {
-            /* Nothing names it: free it, and its blocks with it. */
+        /* Nothing names it, or it is a directory cut off from the tree
+         * (its "..", reachable or gone, does not name it; only what it
+         * holds names it back): free it, and its blocks with it.  What it
+         * held is cut off in turn, and freed in the next round. */
+        int cut_off = 0;
+        if (type == T_DIR && i != ROOTINO && !(c->istate[i] & REACHED)) {
+            unsigned int up = dotdot_of(c, i);
+            cut_off = up == 0 || (c->istate[up] & TYPEMASK) != T_DIR ||
+                      (c->istate[up] & REACHED);
+        }
+        if (i != ROOTINO && (c->links[i] == 0 || cut_off)) {
             for (int k = 0; k < NADDRS; k++)
                 d.addrs[k] = 0;
             d.type = T_FREE;
@@ -666,7 +675,7 @@ int fsck_repair(struct fsck *c)
 {
     unsigned int fixed = 0;
     int r;
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < 64; round++) {
         if ((r = fsck_run(c)) <= 0 || !c->write)
             break;
         c->fixed = 0;

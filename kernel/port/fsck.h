@@ -55,15 +55,17 @@ struct fsck {
 int fsck_run(struct fsck *c);
 
 /* Check, and repair what can be repaired safely, as `fsck -y` does: clear
- * entries naming free inodes, write a missing "." or ".." into a named
- * directory's first two slots, free the inodes no entry names (and so what
- * only they held), set wrong link counts to the entries counted, clear
- * free inodes that are not clear, and make the bitmap say which blocks are
- * in use.  It checks again after each round of repairs (a freed directory
- * orphans what it held), at most a few rounds.  What it cannot repair (a
- * block used twice, a block number outside the data area, a directory
- * without "." or "..") stays, and is in c->problems of the last check.
- * Returns that count, or -1 as fsck_run does; c->fixed counts the changes. */
+ * entries naming free inodes; write a missing "." or ".." into a named
+ * directory's first two slots; free the inodes no entry names, and the
+ * directories cut off from the tree (and so what only they held); drop
+ * blocks past the end of a file; set wrong link counts to the entries
+ * counted; clear free inodes that are not clear; and make the bitmap say
+ * which blocks are in use.  It checks again after each round of repairs (a
+ * freed directory orphans what it held), at most 64 rounds.  What it
+ * cannot repair (a block used twice, a block number outside the data area,
+ * a directory whose first block is gone) stays, and is in c->problems of
+ * the last check.  Returns that count, or -1 as fsck_run does; c->fixed
+ * counts the changes. */
 int fsck_repair(struct fsck *c);
 
 #endif

@@ -193,3 +193,14 @@ def test_lost_counts_bytes_and_missing_paths():
     assert total == 1
     assert per == [("/tmp/a", 1), ("/tmp/d", 0), ("/tmp/e", 0)]
     assert fsread.lost(want, {"/tmp": None, "/tmp/a": b"ab"})[0] == 2
+
+
+def test_what_a_call_in_progress_changes_is_not_lost():
+    acked = {"/tmp": None, "/tmp/gone": b"xxxx", "/tmp/w": b"old!", "/tmp/keep": b"data"}
+    crashed = {"/tmp": None, "/tmp/w": b"new!"}
+    # without the calls in progress: everything differing counts
+    assert fsread.lost(acked, crashed)[0] == 4 + 3 + 4
+    # /tmp/gone was being removed and /tmp/w rewritten when the power failed
+    intended = {"/tmp": None, "/tmp/w": b"new!", "/tmp/keep": b"data"}
+    total, per = fsread.lost(acked, crashed, intended)
+    assert total == 4 and per == [("/tmp/keep", 4)]

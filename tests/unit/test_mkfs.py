@@ -328,3 +328,20 @@ def test_fsck_y_writes_missing_dot_entries(tools, image):
     entries = Image(img).entries(a)
     assert entries["."] == a and entries[".."] == im.lookup("src")
     assert Image(img).lookup("src/a/b/c/deep.c") == im.lookup("src/a/b/c/deep.c")
+
+
+def test_fsck_y_frees_a_tree_cut_off(tools, image):
+    """src/a's entry gone: a, b, c and deep.c are unreachable; b names a
+    back (its ".."), so a is not an orphan but a tree cut off."""
+    img, raw, im = image
+    a, src = im.lookup("src/a"), im.lookup("src")
+    blk = im.inode(src)[3]
+    for off in range(0, BSIZE, DIRENT.size):
+        inum, _ = struct.unpack_from("<I28s", raw, blk * BSIZE + off)
+        if inum == a:
+            raw[blk * BSIZE + off:blk * BSIZE + off + 4] = bytes(4)
+    assert f"inode {a} cannot be reached" in damaged(tools, img, raw)
+    repaired(tools, img, raw)
+    fixed = Image(img)
+    assert all(fixed.inode(i)[0] == 0 for i in (a, im.lookup("src/a/b/c/deep.c")))
+    assert fixed.read(fixed.lookup("src/medium")) == bytes(range(256)) * 200
