@@ -241,22 +241,23 @@ static void free_indirect(uint32 blockno, int level)
  * that frees them.  A crash between the two leaves blocks marked in use
  * that nothing uses (lost space, which fsck -y reclaims).  The other order
  * would leave the inode pointing at blocks marked free, which the next
- * file to grow would be given too (docs/crashtest.md).
+ * file to grow would be given too (docs/crashtest.md).  bfree only marks
+ * the bitmap block dirty; bitmap_commit hands it to the write policy.
  */
 void itrunc(struct inode *ip, int wclass)
 {
-    uint32 addrs[NADDRS];
-    memcpy(addrs, ip->addrs, sizeof addrs);
-    memset(ip->addrs, 0, sizeof ip->addrs);
+    for (int i = 0; i < NDIRECT; i++)
+        if (ip->addrs[i]) {
+            bfree(ip->addrs[i]);
+            ip->addrs[i] = 0;
+        }
+    if (ip->addrs[NDIRECT])
+        free_indirect(ip->addrs[NDIRECT], 1);
+    if (ip->addrs[NDIRECT + 1])
+        free_indirect(ip->addrs[NDIRECT + 1], 2);
+    ip->addrs[NDIRECT] = ip->addrs[NDIRECT + 1] = 0;
     ip->size = 0;
     iupdate(ip, wclass);
-    for (int i = 0; i < NDIRECT; i++)
-        if (addrs[i])
-            bfree(addrs[i]);
-    if (addrs[NDIRECT])
-        free_indirect(addrs[NDIRECT], 1);
-    if (addrs[NDIRECT + 1])
-        free_indirect(addrs[NDIRECT + 1], 2);
     bitmap_commit(wclass, ip->inum);
 }
 
