@@ -36,6 +36,11 @@
  * disk_request() in kernel.elf), each call of that function is charged the
  * profile's disk time, as under QEMU.
  *
+ * The write log (writelog=, hw-models/core/wlog.c): with wlog_write_pc= and
+ * wlog_dirty_pc= (the kernel's ramdisk_write() and bdirty()), each call's
+ * block is read from guest memory and logged; model_trap() gives the
+ * acknowledgements.
+ *
  * Attribution (attrib=, attrib_region=): each instruction executed in the
  * region is known by its physical and virtual address; what happens while
  * it executes (its accesses, fetches and disk waits) is charged to it, and
@@ -61,6 +66,8 @@ static struct counters C;
 static uint64_t op_mcyc[0x200];          /* opcode (0x100 | 2nd byte for FD xx) -> cost */
 static uint64_t last_iline = UINT64_MAX;
 static uint32 disk_entry = 0xffffffff;   /* first instruction of disk_request() */
+static uint32 wlog_write_entry = 0xffffffff;     /* ... of ramdisk_write(), writelog= only */
+static uint32 wlog_dirty_entry = 0xffffffff;     /* ... of bdirty(), writelog= only */
 static struct attrib_insn *cur;          /* attributing: the instruction executing */
 static uint64_t trap_pending;            /* attributing: for the handler's first one */
 
@@ -101,6 +108,39 @@ model_on = 1;
 attrib_stall (hw_disk_call (block, n));
 }
 
+/* ramdisk_write(uint32 blockno, const void *src) (to_disk) or
+ * bdirty(struct buf *b, uint32 owner) at their first instruction: log the
+ * block (the VAX is little-endian, as the log's block bytes are in the
+ * guest's order). */
+static void wlog_fn (int to_disk)
+{
+uint8_t blk[4096];
+uint32 blockno, src, i, w, n = (uint32) hw.p.disk_block;
+int32 acc = ACC_MASK (KERN);
+
+if (n > sizeof (blk))
+    return;
+model_on = 0;
+if (to_disk) {
+    blockno = (uint32) Read ((uint32) R[nAP] + 4, L_LONG, RA);
+    src = (uint32) Read ((uint32) R[nAP] + 8, L_LONG, RA);
+    }
+else {
+    uint32 b = (uint32) Read ((uint32) R[nAP] + 4, L_LONG, RA);
+    blockno = (uint32) Read (b, L_LONG, RA);
+    src = (uint32) Read (b + (uint32) hw.p.wlog_buf_data, L_LONG, RA);
+    }
+for (i = 0; i < n; i += 4) {
+    w = (uint32) Read (src + i, L_LONG, RA);
+    blk[i] = (uint8_t) w;
+    blk[i + 1] = (uint8_t) (w >> 8);
+    blk[i + 2] = (uint8_t) (w >> 16);
+    blk[i + 3] = (uint8_t) (w >> 24);
+    }
+model_on = 1;
+wlog_block (to_disk != 0, blockno, blk);
+}
+
 /* Every instruction, once its opcode is known; pc is its address. */
 void model_insn (int32 opc, uint32 pc)
 {
@@ -110,6 +150,10 @@ if (C.attrib_on)
     attrib_step (opc, pc);
 if (pc == disk_entry)
     disk_fn ();
+else if (pc == wlog_write_entry)
+    wlog_fn (1);
+else if (pc == wlog_dirty_entry)
+    wlog_fn (0);
 }
 
 /* Every data read or write (Read/Write in vax_mmu.c), by physical address. */
@@ -222,6 +266,10 @@ for (opc = 0; opc < 0x200; opc++) {                     /* each opcode's cost, o
     }
 if (hw.p.disk_pc)                                       /* past the procedure's entry mask */
     disk_entry = (uint32) hw.p.disk_pc + 2;
+if (wlog_on ()) {
+    wlog_write_entry = (uint32) hw.p.wlog_write_pc + 2;
+    wlog_dirty_entry = (uint32) hw.p.wlog_dirty_pc + 2;
+    }
 atexit (model_exit);
 model_on = 1;
 return SCPE_OK;
