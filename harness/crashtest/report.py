@@ -1,7 +1,7 @@
 """The crash test as a whole (`make crashtest`, `python3 -m harness
 crashtest`): make each workload's write log under each policy (run.py),
 replay it (replay.py), and write results/crashtest/: crashtest.txt (the
-table), crashtest.json (every crash point), risk-delayed.png (the
+table), crashtest.json (every crash point), risk-delayed.png and .svg (the
 acknowledged data at risk over time under `delayed`).
 """
 
@@ -15,7 +15,7 @@ from typing import Callable
 from .. import ROOT
 from ..bench import provenance
 from ..guest import machines
-from ..model import hwmodel
+from ..model import hwmodel, plotfiles
 from . import replay, run, wlog
 
 
@@ -61,8 +61,8 @@ writes: device writes in the log.  tried: crash states checked (of all there
 were, when sampled); reord: of them, states where one write of a batch did
 not land while the later ones did (delayed only: the policy promises no
 order).  consistent: fsck finds nothing; leaks: only lost space (an orphaned
-inode, a link count too high, a block marked used by nothing), which fsck -y
-reclaims; inconsistent: anything else.  after -y: states fsck -y could not
+inode, a link count too high, a block marked used by nothing, a block past
+the end of its file), which fsck -y reclaims; inconsistent: anything else.  after -y: states fsck -y could not
 make clean.  lose data: states that lack acknowledged data (a write() that
 had returned); max lost: the most bytes any of them lacks.  max at risk: the
 most acknowledged bytes not on the disk at any moment a program resumed
@@ -103,24 +103,28 @@ def explain(rows: list[Row], limit: int = 3) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def plot(risk: dict[str, list[tuple[int, int]]], path: Path) -> None:
+def plot(risk: dict[str, list[tuple[int, int]]], paths: list[Path]) -> None:
+    """One panel per workload: acknowledged bytes not on the disk, over the
+    run's guest time (each has its own scale: Andrew risks a megabyte, the
+    shell session a few bytes)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    for name, pts in risk.items():
-        if not pts:
-            continue
+    names = [n for n, pts in risk.items() if pts]
+    fig, axes = plt.subplots(1, len(names), figsize=(3.3 * len(names), 3.2), squeeze=False)
+    for ax, name in zip(axes[0], names):
+        pts = risk[name]
         t0 = pts[0][0]
-        ax.step([(t - t0) / 1e9 for t, _ in pts], [b / 1024 for _, b in pts], where="post",
-                label=name)
-    ax.set_xlabel("guest time since the first acknowledgement (s)")
-    ax.set_ylabel("acknowledged data not on disk (KB)")
-    ax.set_title("delayed write policy: data a crash would lose (riscv)")
-    ax.legend()
-    ax.grid(alpha=0.3)
+        peak = max(b for _, b in pts)
+        unit, div = ("KB", 1024) if peak >= 4096 else ("bytes", 1)
+        ax.step([(t - t0) / 1e9 for t, _ in pts], [b / div for _, b in pts], where="post")
+        ax.set_title(name)
+        ax.set_xlabel("modelled time, s (idle not counted)")
+        ax.set_ylabel(f"acknowledged, not on disk ({unit})")
+        ax.grid(alpha=0.3)
+    fig.suptitle("delayed write policy: what a crash would lose, over time (riscv)")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    plotfiles.save(fig, paths)
     plt.close(fig)
 
 
@@ -177,5 +181,5 @@ def crashtest(out: Path, arch: str = "riscv", profile: str = "", max_points: int
                              for p in r.points]} for r in rows],
         }, indent=1, default=str) + "\n")
     if risk:
-        plot(risk, where / "risk-delayed.png")
+        plot(risk, [where / "risk-delayed.png", where / "risk-delayed.svg"])
     return text, where
