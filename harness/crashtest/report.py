@@ -57,16 +57,16 @@ HEADER = ("workload", "policy", "writes", "tried", "reord", "consistent", "leaks
 
 
 LEGEND = """\
-writes: device writes in the log.  tried: crash states checked (of all there
+writes: device writes in the log. tried: crash states checked (of all there
 were, when sampled); reord: of them, states where one write of a batch did
 not land while the later ones did (delayed only: the policy promises no
-order).  consistent: fsck finds nothing; leaks: only lost space (an orphaned
+order). consistent: fsck finds nothing; leaks: only lost space (an orphaned
 inode, a link count too high, a block marked used by nothing, a block past
-the end of its file), which fsck -y reclaims; inconsistent: anything else.  after -y: states fsck -y could not
-make clean.  lose data: states that lack acknowledged data (a write() that
-had returned); max lost: the most bytes any of them lacks.  max at risk: the
-most acknowledged bytes not on the disk at any moment a program resumed
-(crashes between writes too: the plot).
+the end of its file), which fsck -y reclaims; inconsistent: anything else.
+after -y: states fsck -y could not make clean. lose data: states that lack
+acknowledged data (a write() that had returned); max lost: the most bytes
+any of them lacks. max at risk: the most acknowledged bytes not on the disk
+at any moment a program resumed (crashes between writes too: the plot).
 """
 
 
