@@ -30,6 +30,11 @@ struct buf {
     struct buf *dprev, *dnext;     /* dirty list, oldest first              */
     uint8 *data;                   /* BSIZE bytes                           */
 };
+/* The hardware model's write log reads b->data at this offset on our
+ * 32-bit guests (bdirty's argument; wlog_buf_data= in
+ * hw-models/core/options.c); the host tests' 64-bit build differs. */
+_Static_assert(sizeof(void *) != 4 || __builtin_offsetof(struct buf, data) == 52,
+               "struct buf: update wlog_buf_data");
 
 /* ramdisk.c: the device.  Requests are whole blocks. */
 uintptr ramdisk_init(uintptr start, uintptr end);   /* returns the new start */
