@@ -78,7 +78,7 @@ void   bwrite_meta(struct buf *b);
 void   bwrite_data(struct buf *b, uint32 inum);
 void   bwrite_class(struct buf *b, int wclass, uint32 inum);
 void   bsync(void);                        /* every dirty block, now           */
-void   bsync_owner(uint32 inum);           /* file inum's dirty blocks         */
+void   bsync_owner(uint32 inum, uint32 from);  /* file inum's dirty blocks >= from */
 void   flusher_start(void);
 void   flusher_note_dirty(uint64 when);    /* bio.c: the dirty list was empty  */
 void   flusher_note_clean(void);           /* bio.c: ... and is empty again    */

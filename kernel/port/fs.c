@@ -78,6 +78,28 @@ void bfree(uint32 blockno)
     bforget(blockno);
 }
 
+/*
+ * Under sync, a file's new blocks are marked in the cached bitmap only
+ * until the file is closed, and its cached inode points at them.  An inode
+ * block written at once (a metadata change of any file in it) would carry
+ * that inode to the disk before the marks: so the caller writes the dirty
+ * bitmap blocks first (docs/crashtest.md).  Outside itrunc they hold only
+ * such marks of blocks in use, never a free, so this order is safe; itrunc
+ * calls it before it frees anything.  Other policies: nothing to do
+ * (delayed writes nothing now, writethrough has no dirty bitmap).
+ */
+void bitmap_flush(int wclass)
+{
+    if (fs_policy != POLICY_SYNC || wclass != W_META)
+        return;
+    for (uint32 i = sb.bmapstart; i < sb.inodestart; i++) {
+        struct buf *b = bread(i);
+        if (b->dirty)
+            bwrite(b);
+        brelse(b);
+    }
+}
+
 /* Returns how many bitmap blocks were pending (0: nothing was allocated
  * or freed since the last commit). */
 int bitmap_commit(int wclass, uint32 inum)

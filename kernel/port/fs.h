@@ -37,6 +37,7 @@ void   fs_init(void);
 int    balloc(uint32 *blockno);           /* 0 or -ENOSPC; the bitmap change is pending */
 void   bfree(uint32 blockno);             /* ... likewise */
 int    bitmap_commit(int wclass, uint32 inum);   /* write the pending bitmap changes */
+void   bitmap_flush(int wclass);          /* sync: dirty bitmap before an inode block */
 
 /* inode.c */
 struct inode *iget(uint32 inum);          /* 0 if the inode table is full */

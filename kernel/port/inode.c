@@ -101,7 +101,8 @@ void iunlockput(struct inode *ip)
     iput(ip);
 }
 
-void iupdate(struct inode *ip, int wclass)
+/* Write ip's copy into its inode block (iupdate without bitmap_flush). */
+static void iwrite(struct inode *ip, int wclass)
 {
     struct buf *b = bread(IBLOCK(ip->inum, sb));
     struct dinode *d = (struct dinode *)b->data + ip->inum % IPB;
@@ -111,6 +112,12 @@ void iupdate(struct inode *ip, int wclass)
     memcpy(d->addrs, ip->addrs, sizeof ip->addrs);
     bwrite_class(b, wclass, ip->inum);
     brelse(b);
+}
+
+void iupdate(struct inode *ip, int wclass)
+{
+    bitmap_flush(wclass);              /* the block may hold other files' inodes */
+    iwrite(ip, wclass);
 }
 
 /* Allocate an inode on the disk, initialised and written in one go (one
@@ -130,6 +137,7 @@ int ialloc(uint16 type, uint16 nlink, struct inode **ipp)
                 memset(d, 0, sizeof *d);
                 d->type = type;
                 d->nlink = nlink;
+                bitmap_flush(W_META);  /* the block may hold other files' inodes */
                 bwrite_meta(b);
                 brelse(b);
                 ifree_hint = inum + 1;
@@ -246,6 +254,7 @@ static void free_indirect(uint32 blockno, int level)
  */
 void itrunc(struct inode *ip, int wclass)
 {
+    bitmap_flush(wclass);              /* before the bitmap holds frees */
     for (int i = 0; i < NDIRECT; i++)
         if (ip->addrs[i]) {
             bfree(ip->addrs[i]);
@@ -257,7 +266,7 @@ void itrunc(struct inode *ip, int wclass)
         free_indirect(ip->addrs[NDIRECT + 1], 2);
     ip->addrs[NDIRECT] = ip->addrs[NDIRECT + 1] = 0;
     ip->size = 0;
-    iupdate(ip, wclass);
+    iwrite(ip, wclass);
     bitmap_commit(wclass, ip->inum);
 }
 
@@ -356,20 +365,29 @@ int writei(struct inode *ip, int user, uintptr src, uint32 off, uint32 n, int wc
     return done ? (int)done : r;
 }
 
-/* fsync: the file's data, its inode and the bitmap, to the disk now. */
+/*
+ * fsync: the file's data, its inode and the bitmap, to the disk now, in
+ * the order a crash can survive: the bitmap first (the blocks the file was
+ * given are marked in use before anything on the disk points at them),
+ * then the file's blocks in the data area (contents and block maps), then
+ * its inode.  Each goes by name, not by its owner tag: the bitmap block and
+ * the inode block are shared with other files, and carry the tag of the
+ * last one that changed them (docs/crashtest.md).
+ */
 void fsync_inode(struct inode *ip)
 {
-    bsync_owner(ip->inum);
-    struct buf *b = bread(IBLOCK(ip->inum, sb));
-    if (b->dirty)
-        bwrite(b);
-    brelse(b);
+    struct buf *b;
     for (uint32 i = sb.bmapstart; i < sb.inodestart; i++) {
         b = bread(i);
         if (b->dirty)
             bwrite(b);
         brelse(b);
     }
+    bsync_owner(ip->inum, sb.datastart);
+    b = bread(IBLOCK(ip->inum, sb));
+    if (b->dirty)
+        bwrite(b);
+    brelse(b);
 }
 
 /* fsck -y changed inodes on the disk (kernel/port/sysfile.c): forget the

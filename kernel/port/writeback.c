@@ -55,11 +55,12 @@ void bwrite_class(struct buf *b, int wclass, uint32 inum)
 
 /* Write every dirty buffer that want() picks.  Writing may sleep and change
  * the dirty list, so after each write the walk starts again at the head. */
-static void flush_where(int (*want)(struct buf *b, uint32 arg), uint32 arg)
+static void flush_where(int (*want)(struct buf *b, uint32 arg, uint32 from), uint32 arg,
+                        uint32 from)
 {
     struct buf *b = 0;
     while ((b = bdirty_next(b)) != 0) {
-        if (!want(b, arg))
+        if (!want(b, arg, from))
             continue;
         if (b->busy) {
             bwait(b);
@@ -72,17 +73,21 @@ static void flush_where(int (*want)(struct buf *b, uint32 arg), uint32 arg)
     }
 }
 
-static int any(struct buf *b, uint32 arg)      { return 1; }
-static int owned(struct buf *b, uint32 inum)   { return b->owner == inum; }
+static int any(struct buf *b, uint32 arg, uint32 from) { return 1; }
+
+static int owned(struct buf *b, uint32 inum, uint32 from)
+{
+    return b->owner == inum && b->blockno >= from;
+}
 
 void bsync(void)
 {
-    flush_where(any, 0);
+    flush_where(any, 0, 0);
 }
 
-void bsync_owner(uint32 inum)
+void bsync_owner(uint32 inum, uint32 from)
 {
-    flush_where(owned, inum);
+    flush_where(owned, inum, from);
 }
 
 static void flusher_main(void)
