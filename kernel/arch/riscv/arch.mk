@@ -10,7 +10,8 @@ ARCH_KERNEL_SRCS := boot/riscv/entry.S kernel/arch/riscv/start.c \
                     kernel/arch/riscv/swtch.S kernel/arch/riscv/mmu.c \
                     kernel/arch/riscv/uart.c kernel/dev/ns16550.c \
                     kernel/arch/riscv/plic.c \
-                    kernel/arch/riscv/timer.c kernel/arch/riscv/usercopy.S \
+                    kernel/arch/riscv/timer.c kernel/arch/riscv/clockalign.S \
+                    kernel/arch/riscv/usercopy.S \
                     kernel/arch/riscv/machine.c
 
 GUEST_LDS       := guests/lib/user.ld

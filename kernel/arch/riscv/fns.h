@@ -30,6 +30,9 @@ void plic_intr(void);
 /* timer.c */
 void timer_intr(void);
 
+/* clockalign.S: go on at a fixed phase of `time`'s 100 ns steps (exec) */
+void clock_align(void);
+
 /* trapentry.S: where every trap enters (stvec) */
 extern char trap_entry[];
 
