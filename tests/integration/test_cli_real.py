@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -65,23 +66,31 @@ def test_provenance_names_what_was_booted(tmp_path):
 def test_a_stale_kernel_is_refused(tmp_path):
     """A kernel built from other sources than the tree holds (as after an
     edit reverted without a rebuild) is not booted: the command that fixes
-    it is printed instead.  Simulated by a stamp that records another
-    content for one source, put back after."""
-    stamp = ROOT / "build/riscv" / buildstamp.STAMP_NAME
-    kept = stamp.read_bytes()
-    d = json.loads(kept)
+    it is printed instead.  Simulated in a copy of the tree whose riscv
+    stamp records another content for one source: changing the real
+    build's stamp, even for a second, failed tests booting riscv on the
+    other pytest worker."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", "results", "build", "__pycache__", ".pytest_cache"))
+    shutil.copytree(ROOT / "build/riscv", tree / "build/riscv", symlinks=True,
+                    ignore=shutil.ignore_patterns("test-logs", "model-runs", "gdb"))
+    shutil.copytree(ROOT / "build/hw-models", tree / "build/hw-models", symlinks=True)
+    stamp = tree / "build/riscv" / buildstamp.STAMP_NAME
+    d = json.loads(stamp.read_bytes())
     d["sources"]["kernel/port/sysproc.c"] = "0" * 64
-    try:
-        stamp.write_text(json.dumps(d))
-        os.utime(stamp, (0, 0))     # the build looks older than every source: make sees them
-        run = harness("run", "--out", str(tmp_path), "--bench", "getpid")
-    finally:
-        stamp.write_bytes(kept)
-    assert run.returncode == 2
+    stamp.write_text(json.dumps(d))
+    os.utime(stamp, (0, 0))     # the build looks older than every source: make sees them
+    out = tmp_path / "out"
+    out.mkdir()
+    run = subprocess.run([sys.executable, "-m", "harness", "run", "--out", str(out),
+                          "--bench", "getpid"], cwd=tree, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 2, run.stderr
     assert run.stderr.strip().splitlines()[-1] == (
         "harness: the riscv build in build/riscv/ is older than its sources "
         "(kernel/port/sysproc.c changed since it was built): run `make ARCH=riscv`")
-    assert run.stdout == "" and list(tmp_path.iterdir()) == []     # nothing started
+    assert run.stdout == "" and list(out.iterdir()) == []     # nothing started
 
 
 @pytest.mark.slow
