@@ -47,6 +47,7 @@ struct inode *idup(struct inode *ip)
     return ip;
 }
 
+static inline void iload(struct inode *ip);   /* below: the on-disk inode read in */
 void ilock(struct inode *ip)
 {
     assert(ip->ref > 0);
@@ -57,13 +58,7 @@ void ilock(struct inode *ip)
     ip->busy = 1;
     if (ip->valid)
         return;
-    struct buf *b = bread(IBLOCK(ip->inum, sb));
-    const struct dinode *d = (const struct dinode *)b->data + ip->inum % IPB;
-    ip->type = d->type;
-    ip->nlink = d->nlink;
-    ip->size = d->size;
-    memcpy(ip->addrs, d->addrs, sizeof ip->addrs);
-    brelse(b);
+    iload(ip);
     ip->valid = 1;
     if (ip->type == T_FREE)
         panic("ilock: inode %u is free (the file system is corrupt)", ip->inum);
@@ -401,13 +396,19 @@ void inodes_reload(void)
             ip->valid = 0;
             continue;
         }
-        struct buf *b = bread(IBLOCK(ip->inum, sb));
-        const struct dinode *d = (const struct dinode *)b->data + ip->inum % IPB;
-        ip->type = d->type;
-        ip->nlink = d->nlink;
-        ip->size = d->size;
-        memcpy(ip->addrs, d->addrs, sizeof ip->addrs);
-        brelse(b);
+        iload(ip);
     }
     ifree_hint = 1;
+}
+
+/* Copy ip's on-disk inode into the in-memory one (ilock, inodes_reload). */
+static inline void iload(struct inode *ip)
+{
+    struct buf *b = bread(IBLOCK(ip->inum, sb));
+    const struct dinode *d = (const struct dinode *)b->data + ip->inum % IPB;
+    ip->type = d->type;
+    ip->nlink = d->nlink;
+    ip->size = d->size;
+    memcpy(ip->addrs, d->addrs, sizeof ip->addrs);
+    brelse(b);
 }
