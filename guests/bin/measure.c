@@ -7,7 +7,8 @@
  * The methods are those of the two source documents: a CSE 221 course
  * project (shared/papers/002: time-counter read, loop overhead, procedure
  * call with 0-7 arguments, system call, process creation, RAM latency per
- * array size, RAM read and write bandwidth) and Chen et al., SOSP 1995
+ * array size, RAM read and write bandwidth, file-cache size, file read
+ * time sequential and random, contention among readers) and Chen et al., SOSP 1995
  * (shared/papers/004: the Null and Syscall benchmarks, Exec, memory access
  * time against array size with a 128-byte stride, the buffer-cache test
  * re-reading 128 recently created 4 KB files, the meta-data test creating
@@ -24,6 +25,9 @@
  *   measure membw   [-n PASSES] bench=membw  cases read, write
  *   measure bufcache [-n PASSES] bench=bufcache cases warm, cold
  *   measure metadata          bench=metadata cases sync, delayed
+ *   measure filecache [-f] [-k MAXKB]  bench=filecache cases 64k .. 2m (002 4a)
+ *   measure fileread [-k KB]  bench=fileread cases seq, random (002 4b)
+ *   measure contention [-n BLOCKS] [-j PROCS]  bench=contention cases p1 .. p4 (002 4d)
  *   measure nop               exits at once: the trivial program `proc` execs
  *
  * `proc`'s exec case runs last: the process execs itself N times (the
@@ -589,13 +593,269 @@ static void cmd_metadata(void)
     rm_tree(dir);
 }
 
+/* ---------------------------------------------------------------- file system (002, 4) */
+
+/*
+ * 002's file-system section (its 4a, 4b, 4d; 4c is over the network, which
+ * we skip).  Every read here is counted in the file system's blocks: the
+ * RESULT line's iters are blocks and bytes= the block size, so the harness
+ * prints time per block as 002 did.  Buffers come from the heap, not from
+ * static arrays: this program's image is what `proc` forks and execs, and
+ * its bss would grow with them.
+ */
+#define FSBLOCK 1024            /* the file system's block: BSIZE (kernel/include/fsformat.h) */
+#define CHUNK (16 * 1024)       /* filecache's read size: 16 blocks a call */
+#define FSDIR "/tmp/measure.fs"
+
+static char *heap(uint32_t bytes)
+{
+    char *p = sbrk((int)bytes);
+    if (p == (char *)-1)
+        die("sbrk");
+    return p;
+}
+
+/* A file of `bytes` (a multiple of CHUNK) at path, written in one go so
+ * that its blocks lie in a row on the disk. */
+static void make_file(const char *path, uint32_t bytes, char *buf)
+{
+    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY);
+    if (fd < 0)
+        die("create");
+    for (uint32_t off = 0; off < bytes; off += CHUNK) {
+        for (int i = 0; i < CHUNK; i += 64)
+            buf[i] = (char)(off / CHUNK + i);
+        if (write(fd, buf, CHUNK) != CHUNK)
+            die("write");
+    }
+    close(fd);
+}
+
+static void drop_cache(void)
+{
+    if (fsctl(FSCTL_DROPCACHE, 0) < 0)
+        die("fsctl DROPCACHE");
+}
+
+/* The first `bytes` of fd's file, CHUNK at a time. */
+static void read_prefix(int fd, char *buf, uint32_t bytes)
+{
+    if (lseek(fd, 0, SEEK_SET) < 0)
+        die("lseek");
+    for (uint32_t off = 0; off < bytes; off += CHUNK)
+        if (read(fd, buf, CHUNK) != CHUNK)
+            die("read");
+}
+
+/* 64k, 1280k, 2m: a size in the largest unit it is a whole number of. */
+static void kb_name(char *buf, size_t len, uint32_t bytes)
+{
+    if (bytes % (1u << 20) == 0)
+        snprintf(buf, len, "%um", (unsigned)(bytes >> 20));
+    else
+        snprintf(buf, len, "%uk", (unsigned)(bytes >> 10));
+}
+
+/*
+ * 002 4a, the file-cache size: one file of maxkb, and for each size from
+ * 64 KB up, doubling (-f: with the quarter steps between), its first
+ * `size` bytes read twice; the second read is timed.  While the size fits
+ * the buffer cache the second read finds every block there (dev_reads=0);
+ * above it, the cache's LRU has thrown out the file's start by the time
+ * the read comes back to it, and every block comes from the disk again.
+ * The knee of time per block against size is the cache's size.
+ */
+static void cmd_filecache(uint32_t maxkb, int fine)
+{
+    char *buf = heap(CHUNK), path[48], name[16], extra[80];
+    uint32_t max = maxkb * 1024;
+    rm_tree(FSDIR);
+    if (mkdir(FSDIR) < 0)
+        die("mkdir");
+    snprintf(path, sizeof path, "%s/big", FSDIR);
+    make_file(path, max, buf);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        die("open");
+    int k = 1;
+    for (uint32_t size = 64 * 1024; size <= max; size *= 2)
+        for (uint32_t q = 4; q < (fine && size < max ? 8u : 5u); q++, k++) {
+            uint32_t bytes = size / 4 * q;
+            if (bytes > max)
+                break;
+            read_prefix(fd, buf, bytes);               /* the first read */
+            struct span t, e;
+            struct io_counts io;
+            io_snap(&io);
+            span_begin(&t, BENCH_TIMED(k));
+            read_prefix(fd, buf, bytes);               /* the second, timed */
+            span_end(&t, BENCH_TIMED(k));
+            io_since(&io);
+            empty_loop(&e, k, bytes / CHUNK);
+            kb_name(name, sizeof name, bytes);
+            snprintf(extra, sizeof extra, "size=%u chunk=%u dev_reads=%u misses=%u",
+                     (unsigned)bytes, (unsigned)CHUNK, io.dev_reads, io.misses);
+            report("filecache", name, bytes / FSBLOCK, FSBLOCK, &t, &e, extra);
+        }
+    close(fd);
+    rm_tree(FSDIR);
+}
+
+/* A fixed pseudo-random sequence (xorshift32), so that runs repeat. */
+static uint32_t next_random(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+/*
+ * 002 4b, file read time, sequential against random: a file of kb, the
+ * buffer cache emptied (FSCTL_DROPCACHE) before each case, then every
+ * block read once, one block a call, in order (`seq`) or in a shuffled
+ * order (`random`: 002 chose random offsets; a shuffle reads each block
+ * once, so every read goes to the disk).  Both cases seek before each read,
+ * so that they differ only in where the blocks are.  The disk's seek and
+ * rotation are what tell them apart (hw-models/core/disk.c).
+ */
+static void cmd_fileread(uint32_t kb)
+{
+    uint32_t blocks = kb * 1024 / FSBLOCK, seed = 2026;
+    char *buf = heap(CHUNK), path[48], extra[80];
+    uint32_t *order = (uint32_t *)heap(blocks * sizeof(uint32_t));
+    for (uint32_t i = 0; i < blocks; i++)
+        order[i] = i;
+    for (uint32_t i = blocks - 1; i > 0; i--) {       /* Fisher-Yates */
+        uint32_t j = next_random(&seed) % (i + 1), b = order[i];
+        order[i] = order[j];
+        order[j] = b;
+    }
+    rm_tree(FSDIR);
+    if (mkdir(FSDIR) < 0)
+        die("mkdir");
+    snprintf(path, sizeof path, "%s/file", FSDIR);
+    make_file(path, blocks * FSBLOCK, buf);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        die("open");
+    read_prefix(fd, buf, blocks * FSBLOCK);           /* warm-up: one pass */
+    static const char *const names[] = { "seq", "random" };
+    for (int k = 1; k <= 2; k++) {
+        drop_cache();
+        struct span t, e;
+        struct io_counts io;
+        io_snap(&io);
+        span_begin(&t, BENCH_TIMED(k));
+        for (uint32_t i = 0; i < blocks; i++) {
+            uint32_t b = k == 1 ? i : order[i];
+            if (lseek(fd, (int)(b * FSBLOCK), SEEK_SET) < 0 || read(fd, buf, FSBLOCK) != FSBLOCK)
+                die("read");
+        }
+        span_end(&t, BENCH_TIMED(k));
+        io_since(&io);
+        empty_loop(&e, k, blocks);
+        snprintf(extra, sizeof extra, "size=%u dev_reads=%u misses=%u",
+                 (unsigned)(blocks * FSBLOCK), io.dev_reads, io.misses);
+        report("fileread", names[k - 1], blocks, FSBLOCK, &t, &e, extra);
+    }
+    close(fd);
+    rm_tree(FSDIR);
+}
+
+/* One reader of `contention`: open its file, wait for the start (the
+ * parent's clock reading, through the pipe), read every block, and send
+ * back how long it took from that start. */
+static void reader(int i, uint32_t blocks, int go, int back)
+{
+    char path[48], *buf = heap(FSBLOCK);
+    snprintf(path, sizeof path, "%s/c%d", FSDIR, i);
+    int fd = open(path, O_RDONLY);
+    uint64_t t0;
+    if (fd < 0 || read(go, &t0, sizeof t0) != sizeof t0)
+        die("reader");
+    for (uint32_t b = 0; b < blocks; b++)
+        if (read(fd, buf, FSBLOCK) != FSBLOCK)
+            die("read");
+    uint64_t ns = bench_now_ns() - t0;
+    if (write(back, &ns, sizeof ns) != sizeof ns)
+        die("write");
+    exit(0);
+}
+
+/*
+ * 002 4d, contention: 1 .. maxprocs processes started at once, each
+ * reading its own file of `blocks` blocks, cold (the cache emptied first),
+ * one block a call.  Each reader times itself from the common start; the
+ * RESULT line's ns is the whole span (start to the last reader reaped),
+ * iters the blocks each reader reads, and proc_ns= the sum of the
+ * readers' own times: 002's "average time per block" is
+ * proc_ns / (procs x iters).
+ */
+static void cmd_contention(uint32_t blocks, uint32_t maxprocs)
+{
+    char *buf = heap(CHUNK), path[48], name[8], extra[96];
+    blocks = (blocks + CHUNK / FSBLOCK - 1) / (CHUNK / FSBLOCK) * (CHUNK / FSBLOCK);
+    rm_tree(FSDIR);
+    if (mkdir(FSDIR) < 0)
+        die("mkdir");
+    for (uint32_t i = 0; i < maxprocs; i++) {
+        snprintf(path, sizeof path, "%s/c%d", FSDIR, (int)i);
+        make_file(path, blocks * FSBLOCK, buf);
+    }
+    for (uint32_t n = 1; n <= maxprocs; n++) {
+        int go[2], back[2];
+        drop_cache();
+        if (pipe(go) < 0 || pipe(back) < 0)
+            die("pipe");
+        for (uint32_t i = 0; i < n; i++) {
+            int pid = fork();
+            if (pid < 0)
+                die("fork");
+            if (pid == 0) {
+                close(go[1]);
+                close(back[0]);
+                reader((int)i, blocks, go[0], back[1]);
+            }
+        }
+        close(go[0]);
+        close(back[1]);
+        struct span t, e;
+        struct io_counts io;
+        uint64_t sum = 0, ns;
+        io_snap(&io);
+        span_begin(&t, BENCH_TIMED(n));
+        for (uint32_t i = 0; i < n; i++)
+            if (write(go[1], &t.ns0, sizeof t.ns0) != sizeof t.ns0)
+                die("write");
+        for (uint32_t i = 0; i < n; i++) {
+            if (read(back[0], &ns, sizeof ns) != sizeof ns)
+                die("read");
+            sum += ns;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            reap();
+        span_end(&t, BENCH_TIMED(n));
+        io_since(&io);
+        close(go[1]);
+        close(back[0]);
+        empty_loop(&e, (int)n, blocks);
+        snprintf(name, sizeof name, "p%u", (unsigned)n);
+        snprintf(extra, sizeof extra, "procs=%u proc_ns=%llu dev_reads=%u", (unsigned)n,
+                 (unsigned long long)sum, io.dev_reads);
+        report("contention", name, blocks, FSBLOCK, &t, &e, extra);
+    }
+    rm_tree(FSDIR);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static void usage(void)
 {
     fprintf(2, "usage: measure timer|call|syscall|proc|memlat|membw|bufcache|metadata"
             " [-n N]\n       measure memlat [-n REFS] [-s 128|4] [-f]"
-            " [-p list|coloured|random]\n");
+            " [-p list|coloured|random]\n       measure filecache [-f] [-k MAXKB]"
+            " | fileread [-k KB] | contention [-n BLOCKS] [-j PROCS]\n");
     exit(2);
 }
 
@@ -611,7 +871,7 @@ int main(int argc, char *argv[])
                   text_u64(argv[4]), text_u64(argv[5]));
         return 0;
     }
-    uint32_t n = 0, stride = 0;
+    uint32_t n = 0, stride = 0, kb = 0, procs = 4;
     int pages = -1, fine = 0;
     static const char *const page_policies[] = {
         [PAGES_LIST] = "list", [PAGES_COLOURED] = "coloured", [PAGES_RANDOM] = "random",
@@ -624,6 +884,12 @@ int main(int argc, char *argv[])
             stride = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "-f") == 0)
             fine = 1;
+        else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 64 &&
+                 atoi(argv[i + 1]) % (CHUNK / 1024) == 0)
+            kb = (uint32_t)atoi(argv[++i]);
+        else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1 &&
+                 atoi(argv[i + 1]) <= 16)
+            procs = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc && pages < 0) {
             i++;
             for (int p = 0; p < 3; p++)
@@ -651,6 +917,12 @@ int main(int argc, char *argv[])
         cmd_bufcache(OR(4));
     else if (strcmp(cmd, "metadata") == 0)
         cmd_metadata();
+    else if (strcmp(cmd, "filecache") == 0)
+        cmd_filecache(kb ? kb : 2048, fine);
+    else if (strcmp(cmd, "fileread") == 0)
+        cmd_fileread(kb ? kb : 1024);
+    else if (strcmp(cmd, "contention") == 0)
+        cmd_contention(OR(128), procs);
     else
         usage();
     return 0;

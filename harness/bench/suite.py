@@ -122,14 +122,37 @@ MEASURE_BENCHMARKS: tuple[Benchmark, ...] = (
               in_suite=False, paper="004 4.5, Figure 7"),
 )
 
+# 002's file-cache size (measure filecache -f): a file's first SIZE bytes
+# re-read, for sizes from 64 KB to 2 MB in quarter steps between the powers
+# of two; the kernel's buffer cache holds 2 MB (kernel/port/param.h).
+FILECACHE_SIZES = tuple((64 << 10 << i) // 4 * q for i in range(5) for q in (4, 5, 6, 7)) + (2 << 20,)
+
+
+def filecache_case(size: int) -> str:
+    """The case name measure.c prints for one size: 64k, 1280k, 2m."""
+    return f"{size >> 20}m" if size % (1 << 20) == 0 else f"{size >> 10}k"
+
+
+# 002's file-system section (4a, 4b, 4d; not 4c, the network), appended to
+# the measure suite: each file is read one block (1 KB) at a time, and its
+# RESULT lines count blocks.
+FILE_BENCHMARKS: tuple[Benchmark, ...] = (
+    Benchmark("filecache", tuple(filecache_case(s) for s in FILECACHE_SIZES), 300,
+              command="measure filecache -f", in_suite=False, paper="002 4a"),
+    Benchmark("fileread", ("seq", "random"), 300, command="measure fileread", in_suite=False,
+              paper="002 4b"),
+    Benchmark("contention", ("p1", "p2", "p3", "p4"), 300, command="measure contention",
+              in_suite=False, paper="002 4d"),
+)
+
 # Which benchmarks each suite runs, in order (`run --suite`).
 SUITES: dict[str, tuple[str, ...]] = {
     "paper": tuple(b.name for b in BENCHMARKS if b.in_suite),
     "measure": ("timer", "call", "syscall", "proc", "cswitch", "memlat", "membw",
-                "bufcache", "metadata"),
+                "bufcache", "metadata", "filecache", "fileread", "contention"),
 }
 
-BY_NAME = {b.name: b for b in (*BENCHMARKS, *MEASURE_BENCHMARKS)}
+BY_NAME = {b.name: b for b in (*BENCHMARKS, *MEASURE_BENCHMARKS, *FILE_BENCHMARKS)}
 SUITE = SUITES["paper"]
 
 
