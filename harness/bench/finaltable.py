@@ -17,8 +17,10 @@ transfer rate.  Each prediction is one of three kinds:
        does;
   "~"  an estimate with a stated assumption: the file rows take the
        device requests the run counted, each sequential (overhead and
-       transfer) or random (also a seek and half a rotation), and copying
-       at memory speed.
+       transfer) or random (also half a rotation, and a seek: always for
+       the meta-data writes, and for 002's random reads as often as a file
+       in a row on its cylinders changes cylinder: diskpredict.py), and
+       copying at memory speed.
 
 Profile `none` (plain QEMU, -icount) is a 1000 MHz machine of one cycle
 per instruction, with memory and disk that cost nothing.
@@ -36,9 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from ..guest.protocol import Result
+from .diskpredict import BSIZE, Disk
 from .suite import memlat_case
-
-BSIZE = 1024            # kernel/include/fsformat.h: the disk's block, one request's transfer
 # What the MIPS TLB maps at once: QEMU's 24Kc, 16 entries of two 4 KB pages
 # each (kernel/arch/mips/mips.h: NTLB), not the R2000's 64 single pages.
 TLB_REACH = 16 * 2 * 4096
@@ -332,12 +333,82 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
         add("metadata", case, f"meta-data: create an empty file, {case}", "004 4.5", "~",
             2 * trap + writes * hw.disk_random_ns,
             f"2 traps, {writes:.2f} random disk writes")
+    rows += file_system_rows(run, profile, hw)
+    return rows
+
+
+def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Row]:
+    """002's file-system section (4a, 4b, 4d), per block of the file system
+    (diskpredict.BSIZE): each row an estimate ("~") from the copy of a
+    block at memory speed, the traps of the calls that read it, and the
+    disk requests the run counted at what the disk model charges them
+    (diskpredict.Disk); contention a lower bound (">=")."""
+    disk = Disk.from_profile(profile)
+    trap = hw.insns(2, traps=1)
+    copy = hw.read_ns(BSIZE) + hw.write_ns(BSIZE)
+    rows: list[Row] = []
+
+    # 4a: the file-cache size.  The largest size whose re-read found every
+    # block in the cache, and the smallest after it that read every block
+    # from the disk: the knee is between them.
+    fc = [r for r in run.results if r.bench == "filecache"]
+    cached = [r for r in fc if _extra(r, "dev_reads") == 0]
+    fits = max(cached, key=lambda r: _extra(r, "size"), default=None)
+    beyond = min((r for r in fc if _extra(r, "dev_reads") >= r.iters and
+                  (fits is None or _extra(r, "size") > _extra(fits, "size"))),
+                 key=lambda r: _extra(r, "size"), default=None)
+    for r, where in ((fits, "in the buffer cache"), (beyond, "beyond the buffer cache")):
+        if r is None:
+            continue
+        calls = BSIZE / (_extra(r, "chunk") or BSIZE)        # read calls per block
+        reads = _extra(r, "dev_reads") / r.iters
+        rows.append(Row(f"filecache/{r.case}",
+                        f"file re-read, per block: {_file_size(_extra(r, 'size'))} file, {where}",
+                        "002 4a", "~", calls * trap + copy + reads * disk.sequential_ns, _ns(r),
+                        f"{calls:.3g} trap, a {BSIZE} B copy at memory speed, "
+                        f"{reads:.2f} sequential disk reads"))
+
+    # 4b: read time, sequential and random, one block a call after an lseek.
+    for case in ("seq", "random"):
+        r = run.result("fileread", case)
+        if r is None:
+            continue
+        reads, size = _extra(r, "dev_reads") / r.iters, _extra(r, "size")
+        if case == "seq":
+            per, how = disk.sequential_ns, "sequential (overhead + transfer)"
+        else:
+            per = disk.random_ns(size)
+            how = (f"random (+ half a rotation, + a seek {1 - disk.same_cylinder(size):.0%} "
+                   "of the time: the file in a row on its cylinders)")
+        rows.append(Row(f"fileread/{case}",
+                        f"file read, per block: {_file_size(size)} file, cold, {case}",
+                        "002 4b", "~", 2 * trap + copy + reads * per, _ns(r),
+                        f"2 traps, a {BSIZE} B copy at memory speed, {reads:.2f} {how} disk reads"))
+
+    # 4d: contention.  Each reader's own time per block from the common
+    # start, averaged over the readers (proc_ns / (procs x blocks)).
+    for r in sorted((r for r in run.results if r.bench == "contention"),
+                    key=lambda r: _extra(r, "procs")):
+        n = _extra(r, "procs")
+        if n < 1 or not r.iters:
+            continue
+        rows.append(Row(f"contention/{r.case}",
+                        f"contention: {n} reader{'s' if n > 1 else ''} at once, per block "
+                        "(each reader's time)", "002 4d", ">=", disk.contention_bound_ns(n),
+                        _extra(r, "proc_ns") / (n * r.iters),
+                        f"one disk: a reader waits on average for {(n + 1) / 2:g} readers' "
+                        "blocks, each at least overhead + transfer"))
     return rows
 
 
 def _mbs(nbytes: int, ns: float) -> str:
     """MB/s (10^6 bytes) of nbytes in ns, or "unbounded" for no time."""
     return "unbounded" if ns <= 0 else f"{nbytes * 1e3 / ns:.3g}"
+
+
+def _file_size(n: int) -> str:
+    """1792 KB, 2 MB: in MB only when it is a whole number of them."""
+    return f"{n >> 20} MB" if n and n % (1 << 20) == 0 else f"{n >> 10} KB"
 
 
 def _size(n: int) -> str:

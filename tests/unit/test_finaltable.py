@@ -6,6 +6,7 @@ import json
 import pytest
 
 from harness.bench import finaltable, report, suite
+from harness.bench.diskpredict import Disk
 from harness.bench.finaltable import Hardware
 from harness.guest.protocol import parse_line
 from harness.model import hwmodel
@@ -137,3 +138,80 @@ def test_measure_suite_names_match_the_program():
     assert memlat.cases[0] == "s128-512" and memlat.cases[13] == "s128-4m"
     assert memlat.cases[-1] == "s4-4m" and len(memlat.cases) == 28
     assert [b.name for b in suite.choose(None, "measure")] == list(suite.SUITES["measure"])
+
+
+# ---------------------------------------------------------------- 002's file system
+
+def test_disk_requests_by_hand():
+    """ds3100's RZ55: 0.5 ms a request, 1 KB at 1.25 MB/s, half of a 3600 rpm
+    turn, a 16 ms seek, 540-sector cylinders (hw-models/core/disk.c)."""
+    disk = Disk.from_profile(hwmodel.load_profile("ds3100").data)
+    assert disk.sequential_ns == pytest.approx(500e3 + 1024e3 / 1.25)
+    assert disk.sequential_ns == pytest.approx(hw("ds3100").disk_sequential_ns)
+    half_turn = 0.5 * 60e9 / 3600
+    # a file of one cylinder or less: no seek at all when it starts one
+    # (offset 0), the seek about as often as the boundary splits it later
+    p = disk.same_cylinder(1 << 20)                  # 2048 sectors on 540-sector cylinders
+    assert 0.2 < p < 0.3
+    assert disk.random_ns(1 << 20) == pytest.approx(disk.sequential_ns + half_turn +
+                                                   (1 - p) * 16e6)
+    # the worst case, every request a seek, is what the meta-data rows charge
+    assert disk.random_ns(1 << 30) < hw("ds3100").disk_random_ns
+    none = Disk.from_profile(hwmodel.load_profile("none").data)
+    assert none.sequential_ns == none.random_ns(1 << 20) == 0
+
+
+def test_same_cylinder_worked_out_on_a_tiny_disk():
+    """Cylinders of 4 sectors, blocks of 2: a 2-block file (4 sectors) at
+    offsets 0, 1, 2, 3 has its blocks' first sectors at (0, 2), (1, 3) --
+    one cylinder -- and (2, 4), (3, 5) -- two: half the time the same."""
+    assert Disk(0, 0, 0, 0, 4).same_cylinder(2048) == pytest.approx(0.5)
+    assert Disk(0, 0, 0, 0, 4).same_cylinder(1024) == 1.0          # one block
+    # 3-sector cylinders, 3 blocks (6 sectors): offset 0 -> sectors 0, 2, 4:
+    # cylinders 0, 0, 1 (1 pair of 3); offset 1 -> 1, 3, 5: 0, 1, 1 (1 of 3);
+    # offset 2 -> 2, 4, 6: 0, 1, 2 (none)
+    assert Disk(0, 0, 0, 0, 3).same_cylinder(3072) == pytest.approx((1 / 3 + 1 / 3 + 0) / 3)
+    assert Disk(0, 0, 0, 0, 540).same_cylinder(64 << 20) < 0.01    # many cylinders
+
+
+def test_contention_bound_is_half_the_readers_plus_one():
+    disk = Disk.from_profile(hwmodel.load_profile("pc-p5").data)
+    seq = 200e3 + 1024e3 / 5.0                        # pc-p5: 0.2 ms, 5 MB/s
+    assert [disk.contention_bound_ns(n) for n in (1, 2, 3, 4)] == \
+        pytest.approx([seq, 1.5 * seq, 2 * seq, 2.5 * seq])
+
+
+def test_file_system_rows():
+    """The knee rows pick the largest size the cache held and the next one
+    it did not; every prediction is the profile's, per block."""
+    fc = lambda case, size, reads: line(                                    # noqa: E731
+        "filecache", case, size // 1024, size // 1024 * 300_000, 0,
+        f"size={size} chunk=16384 dev_reads={reads} misses={reads}")
+    run = run_of(fc("1m", 1 << 20, 0), fc("1792k", 1792 << 10, 0), fc("2m", 2 << 20, 2048),
+                 line("fileread", "seq", 1024, 1024 * 1_900_000, 0,
+                      "size=1048576 dev_reads=1029 misses=1029"),
+                 line("fileread", "random", 1024, 1024 * 22_000_000, 0,
+                      "size=1048576 dev_reads=1029 misses=1029"),
+                 line("contention", "p1", 128, 128 * 2_000_000, 0,
+                      "procs=1 proc_ns=256000000 dev_reads=132"),
+                 line("contention", "p4", 128, 128 * 8_000_000, 0,
+                      "procs=4 proc_ns=2560000000 dev_reads=519"))
+    data = hwmodel.load_profile("ds3100-riscv").data
+    h, disk = Hardware.from_profile(data), Disk.from_profile(data)
+    trap, copy = h.insns(2, traps=1), h.read_ns(1024) + h.write_ns(1024)
+    rows = {r.key: r for r in finaltable.final_table(run, data)}
+    assert set(rows) == {"filecache/1792k", "filecache/2m", "fileread/seq", "fileread/random",
+                         "contention/p1", "contention/p4"}
+    assert rows["filecache/1792k"].hardware_ns == pytest.approx(trap / 16 + copy)
+    assert rows["filecache/2m"].hardware_ns == pytest.approx(trap / 16 + copy +
+                                                             disk.sequential_ns)
+    assert "1792 KB file, in the buffer cache" in rows["filecache/1792k"].operation
+    assert rows["filecache/2m"].measured_ns == 300_000
+    assert rows["fileread/seq"].hardware_ns == pytest.approx(
+        2 * trap + copy + 1029 / 1024 * disk.sequential_ns)
+    assert rows["fileread/random"].hardware_ns == pytest.approx(
+        2 * trap + copy + 1029 / 1024 * disk.random_ns(1 << 20))
+    assert {rows[k].kind for k in ("filecache/2m", "fileread/seq", "fileread/random")} == {"~"}
+    p4 = rows["contention/p4"]
+    assert p4.kind == ">=" and p4.hardware_ns == pytest.approx(2.5 * disk.sequential_ns)
+    assert p4.measured_ns == pytest.approx(2_560_000_000 / (4 * 128))     # each reader's own
