@@ -20,7 +20,8 @@ transfer rate.  Each prediction is one of three kinds:
        transfer) or random (also half a rotation, and a seek: always for
        the meta-data writes, and for 002's random reads as often as a file
        in a row on its cylinders changes cylinder: diskpredict.py), and
-       copying at memory speed.
+       copying at memory speed (002's file rows: stores only where no
+       cache keeps the reused buffer).
 
 Profile `none` (plain QEMU, -icount) is a 1000 MHz machine of one cycle
 per instruction, with memory and disk that cost nothing.
@@ -340,12 +341,18 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
 def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Row]:
     """002's file-system section (4a, 4b, 4d), per block of the file system
     (diskpredict.BSIZE): each row an estimate ("~") from the copy of a
-    block at memory speed, the traps of the calls that read it, and the
+    block out of memory, the traps of the calls that read it, and the
     disk requests the run counted at what the disk model charges them
     (diskpredict.Disk); contention a lower bound (">=")."""
     disk = Disk.from_profile(profile)
     trap = hw.insns(2, traps=1)
-    copy = hw.read_ns(BSIZE) + hw.write_ns(BSIZE)
+    # The block copied out of the buffer cache into the program's buffer,
+    # which it reuses: the block read at memory speed (a real disk's DMA
+    # leaves it in memory, not in a CPU cache), the stores reaching memory
+    # only where no cache keeps the buffer (write-through with no L2, or no
+    # cache at all).
+    keeps = hw.l2 is not None or (hw.dcache is not None and hw.dcache.write_back)
+    copy = hw.read_ns(BSIZE) + (0.0 if keeps else hw.write_ns(BSIZE))
     rows: list[Row] = []
 
     # 4a: the file-cache size.  The largest size whose re-read found every
@@ -365,7 +372,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Ro
         rows.append(Row(f"filecache/{r.case}",
                         f"file re-read, per block: {_file_size(_extra(r, 'size'))} file, {where}",
                         "002 4a", "~", calls * trap + copy + reads * disk.sequential_ns, _ns(r),
-                        f"{calls:.3g} trap, a {BSIZE} B copy at memory speed, "
+                        f"{calls:.3g} trap, a {BSIZE} B copy from memory, "
                         f"{reads:.2f} sequential disk reads"))
 
     # 4b: read time, sequential and random, one block a call after an lseek.
@@ -383,7 +390,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Ro
         rows.append(Row(f"fileread/{case}",
                         f"file read, per block: {_file_size(size)} file, cold, {case}",
                         "002 4b", "~", 2 * trap + copy + reads * per, _ns(r),
-                        f"2 traps, a {BSIZE} B copy at memory speed, {reads:.2f} {how} disk reads"))
+                        f"2 traps, a {BSIZE} B copy from memory, {reads:.2f} {how} disk reads"))
 
     # 4d: contention.  Each reader's own time per block from the common
     # start, averaged over the readers (proc_ns / (procs x blocks)).

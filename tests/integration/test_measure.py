@@ -9,10 +9,14 @@ profile here, never written down, so a change to the profile moves the
 expectations with it.
 """
 
+import re
+
 import pytest
 
 from booting import TIMEOUT
+from harness import ROOT
 from harness.bench import finaltable, report, suite
+from harness.bench.diskpredict import Disk
 from harness.guest import machines, protocol
 from harness.model import hwmodel
 from test_hwmodel_plugin import start
@@ -148,3 +152,83 @@ def test_lower_bounds_hold(measured):
     # the disk-bound metadata test: within 10% of two random writes per file
     assert by["metadata/sync"].measured_ns == pytest.approx(by["metadata/sync"].hardware_ns,
                                                             rel=0.1)
+
+
+# ---------------------------------------------------------------- 002's file system
+
+def kernel_constant(path, name):
+    """A #define's number from a kernel header, so that the expectation
+    moves with the kernel (the buffer cache's size, the block size)."""
+    m = re.search(rf"^#define\s+{name}\s+(\d+)", (ROOT / path).read_text(), re.M)
+    assert m, f"{name} not in {path}"
+    return int(m.group(1))
+
+
+def test_file_cache_knee_is_the_kernels_buffer_cache(measured):
+    """002 4a: re-read per block is flat while the file fits the buffer
+    cache and jumps by a disk read per block from the size of the cache
+    on (LRU: a file bigger than the cache misses every block when read
+    again); the knee lies within a quarter step below the cache's size."""
+    record, _, _ = measured
+    block = kernel_constant("kernel/include/fsformat.h", "BSIZE")
+    cache = kernel_constant("kernel/port/param.h", "BCACHE_DEFAULT") * block
+    disk = Disk.from_profile(hwmodel.load_profile(PROFILE).data)
+    rs = [r for r in record.results if r.bench == "filecache"]
+    assert len(rs) == len(suite.FILECACHE_SIZES)
+    assert all(int(r.extra["size"]) == r.iters * block for r in rs)
+    hits = [r for r in rs if int(r.extra["dev_reads"]) == 0]
+    misses = [r for r in rs if int(r.extra["dev_reads"]) >= r.iters]
+    assert len(hits) + len(misses) == len(rs)                    # all or nothing
+    fits = max(int(r.extra["size"]) for r in hits)
+    assert fits < cache <= min(int(r.extra["size"]) for r in misses)
+    assert fits >= cache * 3 // 4
+    slowest_hit = max(float(r.ns_per_op) for r in hits)
+    for r in misses:
+        # what the disk adds: at least a sequential request a block, and
+        # less than if every request were a random one
+        extra = float(r.ns_per_op) - slowest_hit
+        assert disk.sequential_ns <= extra < disk.random_ns(int(r.extra["size"])), r.case
+
+
+def test_random_reads_are_slower_by_what_the_disk_model_charges(measured):
+    """002 4b: the two cases make the same calls (lseek, read) for the same
+    blocks, cold; they differ only in the order, so random - sequential per
+    block is the disk's: half a rotation, and a seek as often as a shuffled
+    file changes cylinder (diskpredict), within 10%; and the model's own
+    disk time for each case says the same."""
+    record, _, regions = measured
+    seq, rnd = record.result("fileread", "seq"), record.result("fileread", "random")
+    disk = Disk.from_profile(hwmodel.load_profile(PROFILE).data)
+    size = int(seq.extra["size"])
+    for r in (seq, rnd):
+        assert int(r.extra["dev_reads"]) >= r.iters                # every block from the disk
+    per_block = int(rnd.extra["dev_reads"]) / rnd.iters
+    expected = per_block * (disk.random_ns(size) - disk.sequential_ns)
+    assert float(rnd.ns_per_op) - float(seq.ns_per_op) == pytest.approx(expected, rel=0.1)
+    assert float(rnd.ns_per_op) > 5 * float(seq.ns_per_op)
+    joined = {(j.result.bench, j.result.case): j for j in hwmodel.join(record.results, regions)}
+    disk_ns = {c: joined[("fileread", c)].timed["disk_ns"] /
+               joined[("fileread", c)].timed["disk"] for c in ("seq", "random")}
+    assert disk_ns["seq"] == pytest.approx(disk.sequential_ns, rel=0.05)
+    assert disk_ns["random"] == pytest.approx(disk.random_ns(size), rel=0.1)
+
+
+def test_contention_time_per_block_grows_with_readers(measured):
+    """002 4d: one disk, so each of N readers started at once takes longer
+    per block the more there are: at least (N + 1) / 2 readers' worth of
+    disk requests (the Final Results Table's bound), and more than one
+    reader alone by half of N - 1 readers' disk time."""
+    record, _, _ = measured
+    disk = Disk.from_profile(hwmodel.load_profile(PROFILE).data)
+    per = {}
+    for r in record.results:
+        if r.bench == "contention":
+            n = int(r.extra["procs"])
+            assert int(r.extra["dev_reads"]) >= n * r.iters        # cold: every block read
+            per[n] = int(r.extra["proc_ns"]) / (n * r.iters)
+    assert sorted(per) == [1, 2, 3, 4]
+    for n in per:
+        assert per[n] >= disk.contention_bound_ns(n)
+        if n > 1:
+            assert per[n] > per[n - 1]
+            assert per[n] - per[1] >= (n - 1) / 2 * disk.sequential_ns
