@@ -41,6 +41,7 @@ from typing import Any
 from ..guest.protocol import Result
 from .diskpredict import BSIZE, Disk
 from .suite import memlat_case
+
 # What the MIPS TLB maps at once: QEMU's 24Kc, 16 entries of two 4 KB pages
 # each (kernel/arch/mips/mips.h: NTLB), not the R2000's 64 single pages.
 TLB_REACH = 16 * 2 * 4096
@@ -399,11 +400,12 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Ro
         n = _extra(r, "procs")
         if n < 1 or not r.iters:
             continue
+        whose = "readers'" if n > 1 else "reader's"
         rows.append(Row(f"contention/{r.case}",
                         f"contention: {n} reader{'s' if n > 1 else ''} at once, per block "
                         "(each reader's time)", "002 4d", ">=", disk.contention_bound_ns(n),
                         _extra(r, "proc_ns") / (n * r.iters),
-                        f"one disk: a reader waits on average for {(n + 1) / 2:g} readers' "
+                        f"one disk: a reader waits on average for {(n + 1) / 2:g} {whose} "
                         "blocks, each at least overhead + transfer"))
     return rows
 
