@@ -93,7 +93,9 @@ struct dirent {
 #define FSCTL_PAGEPOLICY 5      /* arg: a PAGES_* policy, as an integer, for the
                                  * user pages allocated from now on; returns the
                                  * old one.  (Not the file system's, but this is
-                                 * the call for the kernel's knobs.)          */
+                                 * the call for the kernel's knobs.)  Or a
+                                 * PAGING_* mode (when pages are allocated),
+                                 * returning the old mode, or a PAGING_ query. */
 #define FSCTL_REPAIR  6         /* as FSCTL_FSCK, then repair what it can
                                  * (fsck -y): returns, and fills in, the
                                  * problems left                              */
@@ -102,6 +104,15 @@ struct dirent {
 #define PAGES_LIST      0       /* the free list's head (the default)        */
 #define PAGES_COLOURED  1       /* the virtual page's cache colour           */
 #define PAGES_RANDOM    2       /* a pseudo-random colour                    */
+
+/* Paging modes (kernel/port/paging.c), set by FSCTL_PAGEPOLICY for the
+ * heap and stack pages laid out from then on, and the queries it answers
+ * (they change nothing, and return the value asked for). */
+#define PAGING_EAGER    16      /* every page mapped before use (the default) */
+#define PAGING_DEMAND   17      /* heap and stack pages mapped at first touch */
+#define PAGING_MODE     32      /* query: the paging mode now                 */
+#define PAGING_FAULTS   33      /* query: page faults served since boot       */
+#define PAGING_MYFAULTS 34      /* query: ... of them, for the calling process */
 
 /* Write policies (kernel/port/writeback.c). */
 #define POLICY_SYNC         0   /* UNIX: metadata written at once, data on close */

@@ -45,6 +45,15 @@ paddr  arch_pt_unmap(pagetable_t pt, uaddr va);   /* returns the page freed */
 void   arch_pt_destroy(pagetable_t pt);           /* page-table pages only  */
 void   arch_pt_activate(pagetable_t pt);
 
+/* Page faults (demand paging, paging.c).  Each ISA's pagefault.c decodes a
+ * fault on a user address (the address; read, write or fetch) and calls
+ * vm_fault(); a fault served returns to the faulting instruction, which
+ * runs again.  Its trap() calls user_fault() where it used to call
+ * proc_fault(), and its own copy_fault() (fns.h) where it used to send a
+ * faulting user copy to usercopy_fault.  machine.h says whether user stack
+ * pages may be left to fault in (USER_STACK_FAULTS). */
+void   user_fault(const char *why, uint32 pc, uint32 addr);  /* served, or proc_fault() */
+
 /* Copy between kernel and the CURRENT address space's user part.  The
  * caller has checked the range lies below USERTOP; a fault on the way
  * returns -EFAULT instead of crashing the kernel.  (Two names because on

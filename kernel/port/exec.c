@@ -121,7 +121,7 @@ int exec(const char *path, char **argv)
     r = load_elf(pt, &src, &entry, &brk);
     exec_close(&src);
     if (r < 0 ||
-        (r = uvm_grow(pt, USTACK_TOP - USTACK_SIZE, USTACK_TOP, PERM_R | PERM_W)) < 0 ||
+        (r = stack_grow(pt, USTACK_TOP - USTACK_SIZE, USTACK_TOP, PERM_R | PERM_W)) < 0 ||
         (r = push_args(pt, argv, argc, &sp, &uargv)) < 0) {
         uvm_destroy(pt, PGROUNDUP(brk));
         return r;

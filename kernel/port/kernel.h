@@ -57,6 +57,18 @@ int   copyin(void *dst, uaddr usrc, uint32 n);      /* 0 or -EFAULT */
 int   copyout(uaddr udst, const void *src, uint32 n);
 int   copyinstr(char *dst, uaddr usrc, uint32 max); /* length, -EFAULT, -ENAMETOOLONG */
 
+/* paging.c: demand paging.  Each ISA's trap code (its pagefault.c) calls
+ * vm_fault() for a page fault on a user address, from user mode or from a
+ * user copy. */
+#define FAULT_READ   0
+#define FAULT_WRITE  1
+#define FAULT_FETCH  2
+extern int paging_mode;               /* PAGING_EAGER or PAGING_DEMAND (abi.h) */
+int   vm_fault(uaddr va, int access); /* 0: page mapped, retry; <0: not the process's */
+int   heap_grow(pagetable_t pt, uaddr from, uaddr to, int perm);  /* sbrk: uvm_grow or nothing */
+int   stack_grow(pagetable_t pt, uaddr from, uaddr to, int perm); /* exec: all or the top page */
+int   page_policy(int p);             /* FSCTL_PAGEPOLICY: PAGES_*, PAGING_* (abi.h) */
+
 /* proc.c and sched.c */
 extern struct proc *curproc;
 void  proc_init(void);

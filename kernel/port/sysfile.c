@@ -530,7 +530,7 @@ int32 sys_fsctl(const uint32 *arg)
     }
     case FSCTL_PAGEPOLICY: {
         int r = priv_check();          /* every later allocation follows it */
-        return r < 0 ? r : kalloc_policy((int)arg[1]);
+        return r < 0 ? r : page_policy((int)arg[1]);   /* paging.c */
     }
     }
     return -EINVAL;

@@ -28,7 +28,7 @@ int32 sys_sbrk(const uint32 *arg)
     if (incr > 0) {
         if (new < old || new > USTACK_TOP - USTACK_SIZE)
             return -ENOMEM;
-        int r = uvm_grow(p->pagetable, old, new, PERM_R | PERM_W);
+        int r = heap_grow(p->pagetable, old, new, PERM_R | PERM_W);   /* paging.c */
         if (r < 0)
             return r;
     } else if (incr < 0) {

@@ -41,4 +41,7 @@ extern char trap_entry[];
  * records there */
 extern char _end[];
 
+/* pagefault.c: a fault in a user copy: a page served, or the copy fails */
+void copy_fault(struct trapframe *tf);
+
 #endif

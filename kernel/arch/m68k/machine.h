@@ -69,4 +69,8 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
     arg[0] = tf->d[1]; arg[1] = tf->d[2]; arg[2] = tf->d[3]; arg[3] = tf->d[4]; arg[4] = tf->d[5];
 }
 
+/* Demand paging (kernel/port/paging.c) may leave user stack pages to be
+ * mapped when first touched: every stack access here can fault. */
+#define USER_STACK_FAULTS 1
+
 #endif

@@ -45,4 +45,8 @@ extern char idle_begin[], idle_end[];
 /* kernel.ld: the first address after the kernel */
 extern char end[];
 
+/* pagefault.c: a fault in a user copy: where it goes on, the faulting
+ * instruction (a page served) or usercopy_fault (the copy fails) */
+void copy_fault(struct trapframe *tf);
+
 #endif

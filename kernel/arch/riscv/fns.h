@@ -33,6 +33,9 @@ void timer_intr(void);
 /* clockalign.S: go on at a fixed phase of `time`'s 100 ns steps (exec) */
 void clock_align(void);
 
+/* pagefault.c: a fault in a user copy: a page served, or the copy fails */
+void copy_fault(struct trapframe *tf);
+
 /* trapentry.S: where every trap enters (stvec) */
 extern char trap_entry[];
 

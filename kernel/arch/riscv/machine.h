@@ -77,4 +77,8 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
     arg[0] = tf->a0; arg[1] = tf->a1; arg[2] = tf->a2; arg[3] = tf->a3; arg[4] = tf->a4;
 }
 
+/* Demand paging (kernel/port/paging.c) may leave user stack pages to be
+ * mapped when first touched: every stack access here can fault. */
+#define USER_STACK_FAULTS 1
+
 #endif

@@ -44,4 +44,7 @@ void timer_idle_end(void);
 /* kernel.ld: the first address after the kernel */
 extern char end[];
 
+/* pagefault.c: a fault in a user copy: a page served, or the copy fails */
+void copy_fault(struct trapframe *tf);
+
 #endif

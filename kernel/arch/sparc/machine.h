@@ -109,4 +109,10 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
 }
 
 #endif /* __ASSEMBLER__ */
+/* Demand paging (kernel/port/paging.c) leaves the user stack mapped in
+ * full here: the window traps (windows.S) write and read the user's stack
+ * with traps off, where a page fault cannot be taken, so a window bound for
+ * a page not mapped yet would be lost.  The heap is paged on demand. */
+#define USER_STACK_FAULTS 0
+
 #endif

@@ -34,4 +34,7 @@ extern char proc_trampoline[];
 /* kernel.ld: the first address after the kernel */
 extern char end[];
 
+/* pagefault.c: a fault in a user copy: a page served, or the copy fails */
+void copy_fault(struct trapframe *tf);
+
 #endif

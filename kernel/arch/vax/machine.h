@@ -76,4 +76,8 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
 }
 
 #endif /* __ASSEMBLER__ */
+/* Demand paging (kernel/port/paging.c) may leave user stack pages to be
+ * mapped when first touched: every stack access here can fault. */
+#define USER_STACK_FAULTS 1
+
 #endif

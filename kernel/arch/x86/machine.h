@@ -65,4 +65,8 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
     arg[0] = tf->ebx; arg[1] = tf->ecx; arg[2] = tf->edx; arg[3] = tf->esi; arg[4] = tf->edi;
 }
 
+/* Demand paging (kernel/port/paging.c) may leave user stack pages to be
+ * mapped when first touched: every stack access here can fault. */
+#define USER_STACK_FAULTS 1
+
 #endif

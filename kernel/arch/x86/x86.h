@@ -24,6 +24,8 @@ static inline void outl(uint16 port, uint32 v)
     asm volatile("outl %0, %1" :: "a"(v), "Nd"(port));
 }
 
+#define T_PGFLT 14                 /* the page-fault vector (trap.c, pagefault.c) */
+
 static inline uint32 rcr2(void)
 {
     uint32 v;
