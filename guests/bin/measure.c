@@ -28,6 +28,7 @@
  *   measure filecache [-f] [-k MAXKB]  bench=filecache cases 64k .. 2m (002 4a)
  *   measure fileread [-k KB]  bench=fileread cases seq, random (002 4b)
  *   measure contention [-n BLOCKS] [-j PROCS]  bench=contention cases p1 .. p4 (002 4d)
+ *   measure pagefault [-n PAGES] bench=pagefault case write (demand paging)
  *   measure nop               exits at once: the trivial program `proc` execs
  *
  * `proc`'s exec case runs last: the process execs itself N times (the
@@ -848,11 +849,66 @@ static void cmd_contention(uint32_t blocks, uint32_t maxprocs)
     rm_tree(FSDIR);
 }
 
+/* ---------------------------------------------------------------- paging */
+
+/* The kernel's paging mode and fault counts (fsctl FSCTL_PAGEPOLICY with
+ * a PAGING_* value: kernel/port/paging.c). */
+static int paging(int what)
+{
+    int r = fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)what);
+    if (r < 0)
+        die("fsctl PAGEPOLICY (paging)");
+    return r;
+}
+
+/* 002's page-fault service time: under demand paging, one store to each
+ * of n heap pages never touched, each a fault the kernel serves with a
+ * fresh zero-filled page; the "empty" span is the same stores again, to
+ * pages now mapped, so that what is left is the fault.  Warmed up by a
+ * smaller round first (the fault path's code and the free list).  The
+ * RESULT line adds the faults the kernel counted for this process over
+ * the timed span: faults=N if every store faulted once. */
+static void pagefault_round(char *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        ((volatile char *)p)[i * 4096] = 1;
+}
+
+static char *fresh_pages(uint32_t n)
+{
+    char *p = sbrk((int)(n * 4096 + 4096));
+    if (p == (char *)-1)
+        die("sbrk");
+    return (char *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095);
+}
+
+static void cmd_pagefault(uint32_t n)
+{
+    struct span t, e;
+    char extra[48];
+    int old = paging(PAGING_DEMAND);
+    char *warm = fresh_pages(16);
+    pagefault_round(warm, 16);
+    char *p = fresh_pages(n);
+    int f0 = paging(PAGING_MYFAULTS);
+    span_begin(&t, BENCH_TIMED(1));
+    pagefault_round(p, n);
+    span_end(&t, BENCH_TIMED(1));
+    int f1 = paging(PAGING_MYFAULTS);
+    span_begin(&e, BENCH_EMPTY(1));
+    pagefault_round(p, n);
+    span_end(&e, BENCH_EMPTY(1));
+    snprintf(extra, sizeof extra, "faults=%d", f1 - f0);
+    report("pagefault", "write", n, 0, &t, &e, extra);
+    paging(old);
+    sbrk(-(int)((n + 16) * 4096 + 2 * 4096));     /* both rounds' pages back */
+}
+
 /* ---------------------------------------------------------------- main */
 
 static void usage(void)
 {
-    fprintf(2, "usage: measure timer|call|syscall|proc|memlat|membw|bufcache|metadata"
+    fprintf(2, "usage: measure timer|call|syscall|proc|memlat|membw|bufcache|metadata|pagefault"
             " [-n N]\n       measure memlat [-n REFS] [-s 128|4] [-f]"
             " [-p list|coloured|random]\n       measure filecache [-f] [-k MAXKB]"
             " | fileread [-k KB] | contention [-n BLOCKS] [-j PROCS]\n");
@@ -923,6 +979,8 @@ int main(int argc, char *argv[])
         cmd_fileread(kb ? kb : 1024);
     else if (strcmp(cmd, "contention") == 0)
         cmd_contention(OR(128), procs);
+    else if (strcmp(cmd, "pagefault") == 0)
+        cmd_pagefault(OR(256));
     else
         usage();
     return 0;

@@ -9,6 +9,10 @@
  *   policy -disk OVERHEAD SEEK ROTATION KB/S
  *                                 the disk's latency model (ns, ns, ns, KB/s;
  *                                 all 0: a RAM disk with no delay)
+ *   policy -paging eager|demand   the kernel's paging mode for the programs
+ *                                 started from then on (kernel/port/paging.c);
+ *                                 prints a second line, paging=MODE faults=N
+ *                                 (page faults served since boot)
  *
  * Options combine; the settings are printed after any change, as
  *   policy=sync age_ms=30000 cache=2048 cache_max=4096 disk=0,0,0,0
@@ -20,7 +24,8 @@
 static void usage(void)
 {
     fprintf(2, "usage: policy [sync|delayed|writethrough] [-age MS] [-cache BLOCKS]\n"
-               "              [-disk OVERHEAD_NS SEEK_NS ROTATION_NS KB_PER_S]\n");
+               "              [-disk OVERHEAD_NS SEEK_NS ROTATION_NS KB_PER_S]\n"
+               "              [-paging eager|demand]\n");
     exit(2);
 }
 
@@ -34,6 +39,7 @@ static unsigned int number(const char *s)
 int main(int argc, char *argv[])
 {
     struct fsconf c;
+    int paging = -1;                    /* PAGING_*, if -paging was given */
     if (fsctl(FSCTL_GETCONF, &c) < 0) {
         fprintf(2, "policy: %s\n", strerror(errno));
         return 1;
@@ -48,11 +54,23 @@ int main(int argc, char *argv[])
             c.disk_seek_ns = number(argv[++i]);
             c.disk_rotation_ns = number(argv[++i]);
             c.disk_kb_per_s = number(argv[++i]);
+        } else if (strcmp(argv[i], "-paging") == 0 && i + 1 < argc) {
+            i++;
+            if (strcmp(argv[i], "eager") == 0)
+                paging = PAGING_EAGER;
+            else if (strcmp(argv[i], "demand") == 0)
+                paging = PAGING_DEMAND;
+            else
+                usage();
         } else if (policy_by_name(argv[i]) >= 0) {
             c.policy = (unsigned)policy_by_name(argv[i]);
         } else {
             usage();
         }
+    }
+    if (paging >= 0 && fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)paging) < 0) {
+        fprintf(2, "policy: paging: %s\n", strerror(errno));
+        return 1;
     }
     if (argc > 1 && (fsctl(FSCTL_SETCONF, &c) < 0 || fsctl(FSCTL_GETCONF, &c) < 0)) {
         fprintf(2, "policy: %s\n", strerror(errno));
@@ -61,5 +79,9 @@ int main(int argc, char *argv[])
     printf("policy=%s age_ms=%u cache=%u cache_max=%u disk=%u,%u,%u,%u\n",
            policy_name((int)c.policy), c.flush_age_ms, c.cache_blocks, c.cache_max,
            c.disk_overhead_ns, c.disk_seek_ns, c.disk_rotation_ns, c.disk_kb_per_s);
+    if (paging >= 0)
+        printf("paging=%s faults=%d\n",
+               fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_MODE) == PAGING_DEMAND ? "demand" : "eager",
+               fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_FAULTS));
     return 0;
 }

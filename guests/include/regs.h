@@ -25,7 +25,16 @@
  *     in[] except out[count] == 0 and out[acc] == in[acc] + in[count].
  *     A long loop takes timer interrupts (t_regs checks that some came).
  *
- * Porting to a new ISA: write regs.S with these two functions and the
+ * void regs_touch(uint32_t in[], uint32_t out[], uint32_t *addr)
+ *     Writes addr into the slot of in[] of the register the ISA uses as
+ *     the address (its first system-call argument register; on m68k an
+ *     address register, a1), so that in[] is what the registers hold; loads
+ *     every register from in[], stores register `acc` at addr (a page
+ *     never touched, under demand paging: the store faults, and the
+ *     kernel maps the page and runs the store again), and stores every
+ *     register into out[].  So out[] must equal in[], and *addr in[acc].
+ *
+ * Porting to a new ISA: write regs.S with these three functions and the
  * descriptor below (riscv's is the model), add it to ARCH_GUEST_SRCS in
  * kernel/arch/<isa>/arch.mk, and t_regs runs unchanged.
  */
@@ -48,5 +57,6 @@ extern const struct regs_isa regs_isa;
 uint32_t regs_syscall(uint32_t in[], uint32_t out[], uint32_t num,
                       uint32_t a, uint32_t b, uint32_t c);
 void     regs_spin(const uint32_t in[], uint32_t out[]);
+void     regs_touch(uint32_t in[], uint32_t out[], uint32_t *addr);
 
 #endif

@@ -13,6 +13,11 @@
  * exec gets each bad pointer as its path, as its argv array, and as
  * argv[0] in a good array.
  *
+ * The reverse holds too: a good pointer into heap pages the process has
+ * not touched yet (under demand paging, not yet mapped: the kernel's copy
+ * faults them in, kernel/port/paging.c) works, for read() into one and
+ * write() out of another.
+ *
  * wait and select are not given NULL: there it means "no status wanted" and
  * "no set" / "no timeout"; nor is argv[0], where NULL ends the list.  Strings (exec's path and arguments) are not
  * placed across the stack top: what is there is mapped and may well end in
@@ -175,6 +180,29 @@ int main(void)
         close(q[1]);
     } else {
         test_fail("pipe_no_leak", "pipe: %s", strerror(errno));
+    }
+
+    /* Heap pages sbrk gave but nothing touched: read into one, write out
+     * of another (it holds zeros). */
+    char *fresh = sbrk(3 * PGSIZE);
+    if (fresh != (char *)-1 && pipe(q) == 0) {
+        char *in = (char *)(((uintptr_t)fresh + PGSIZE - 1) & ~(uintptr_t)(PGSIZE - 1));
+        char *out = in + PGSIZE, back[32];
+        int w = write(q[1], "fresh heap page", 16);
+        int r = read(q[0], in, 16);
+        test_check("read_into_fresh_heap", w == 16 && r == 16 && memcmp(in, "fresh heap page", 16) == 0,
+                   "write %d, read %d: %s", w, r, r < 0 ? strerror(errno) : "data differ");
+        w = write(q[1], out, 32);
+        r = read(q[0], back, 32);
+        int zeros = 1;
+        for (int k = 0; k < 32; k++)
+            zeros &= back[k] == 0;
+        test_check("write_from_fresh_heap", w == 32 && r == 32 && zeros,
+                   "write %d (%s), read %d, zeros %d", w, w < 0 ? strerror(errno) : "ok", r, zeros);
+        close(q[0]);
+        close(q[1]);
+    } else {
+        test_fail("read_into_fresh_heap", "sbrk or pipe: %s", strerror(errno));
     }
 
     test_pass("survived");

@@ -67,6 +67,17 @@ regs_spin:                          /* (in, out) */
     STORE_ALL
     LEAVE
 
+    .globl regs_touch
+    .type regs_touch, @function
+regs_touch:                         /* (in, out, addr) */
+    ENTER
+    move.l  A_IN(%sp), %a0
+    move.l  A_NUM(%sp), 36(%a0)     /* a1: the address */
+    LOAD_ALL
+    move.l  %d1, (%a1)              /* acc to the page: it may fault */
+    STORE_ALL
+    LEAVE
+
     .section .rodata
     .balign 4
     .globl regs_isa

@@ -108,6 +108,16 @@ regs_spin:                          /* (in, out) */
     STORE_ALL
     LEAVE
 
+    .globl regs_touch
+    .type regs_touch, @function
+regs_touch:                         /* (in, out, addr) */
+    ENTER
+    sw    $a2, 5 * 4($a0)           /* a2: the address */
+    LOAD_ALL
+    sw    $a1, 0($a2)               /* acc to the page: it may fault */
+    STORE_ALL
+    LEAVE
+
     .section .rodata
     .balign 4
     .globl regs_isa

@@ -104,6 +104,16 @@ regs_spin:                          /* (in, out) */
     STORE_ALL
     LEAVE
 
+    .globl regs_touch
+    .type regs_touch, #function
+regs_touch:                         /* (in, out, addr) */
+    ENTER
+    st    %i2, [%i0 + O0 * 4]       /* %o0: the address                    */
+    LOAD_ALL
+    st    %l1, [%o0]                /* acc to the page: it may fault       */
+    STORE_ALL
+    LEAVE
+
     .section .rodata
     .balign 4
     .globl regs_isa

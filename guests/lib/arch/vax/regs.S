@@ -67,6 +67,21 @@ regs_spin:                          /* (in, out) */
     STORE_ALL
     LEAVE
 
+    .globl regs_touch
+    .type regs_touch, @function
+    .balign 2
+regs_touch:                         /* (in, out, addr) */
+    .word   0x0ffc
+    movl    4(%ap), %r1
+    movl    12(%ap), 8(%r1)         /* r2: the address */
+    pushl   %fp
+    pushl   8(%ap)                  /* out */
+    pushl   $0                      /* (no number: the same stack as above) */
+    LOAD_ALL
+    movl    %r1, (%r2)              /* acc to the page: it may fault */
+    STORE_ALL
+    LEAVE
+
     .section .rodata
     .balign 4
     .globl regs_isa

@@ -88,6 +88,18 @@ regs_spin:                          /* (in, out) */
     STORE_ALL
     LEAVE
 
+    .globl regs_touch
+    .type regs_touch, @function
+regs_touch:                         /* (in, out, addr) */
+    ENTER
+    movl  A_IN(%esp), %eax
+    movl  A_NUM(%esp), %ecx
+    movl  %ecx, 4(%eax)             /* ebx: the address */
+    LOAD_ALL
+    movl  %ecx, (%ebx)              /* acc to the page: it may fault */
+    STORE_ALL
+    LEAVE
+
     .section .rodata
     .balign 4
     .globl regs_isa
