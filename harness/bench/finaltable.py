@@ -335,6 +335,13 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
         add("metadata", case, f"meta-data: create an empty file, {case}", "004 4.5", "~",
             2 * trap + writes * hw.disk_random_ns,
             f"2 traps, {writes:.2f} random disk writes")
+
+    # 002 2c, as a minor fault: a page of the heap touched for the first
+    # time under demand paging, served by allocating, zero-filling and
+    # mapping a page (no disk: the project's fault reads no file).
+    add("pagefault", "write", "page fault: a fresh heap page, zero-filled", "002 2c", ">=",
+        trap + hw.write_ns(4096),
+        "a trap; 4 KB of zeros at the memory's write speed (the kernel's work is software)")
     rows += file_system_rows(run, profile, hw)
     return rows
 

@@ -120,6 +120,10 @@ MEASURE_BENCHMARKS: tuple[Benchmark, ...] = (
               paper="004 4.5, Figure 5"),
     Benchmark("metadata", ("sync", "delayed"), 120, command="measure metadata",
               in_suite=False, paper="004 4.5, Figure 7"),
+    # Under demand paging (kernel/port/paging.c), which it turns on for
+    # itself and off again.
+    Benchmark("pagefault", ("write",), 120, command="measure pagefault", in_suite=False,
+              paper="002 2c"),
 )
 
 # 002's file-cache size (measure filecache -f): a file's first SIZE bytes
@@ -149,7 +153,7 @@ FILE_BENCHMARKS: tuple[Benchmark, ...] = (
 SUITES: dict[str, tuple[str, ...]] = {
     "paper": tuple(b.name for b in BENCHMARKS if b.in_suite),
     "measure": ("timer", "call", "syscall", "proc", "cswitch", "memlat", "membw",
-                "bufcache", "metadata", "filecache", "fileread", "contention"),
+                "bufcache", "metadata", "pagefault", "filecache", "fileread", "contention"),
 }
 
 BY_NAME = {b.name: b for b in (*BENCHMARKS, *MEASURE_BENCHMARKS, *FILE_BENCHMARKS)}

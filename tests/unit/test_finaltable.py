@@ -221,3 +221,17 @@ def test_file_system_rows():
     row = {r.key: r for r in finaltable.final_table(run, p5)}["filecache/1792k"]
     assert row.hardware_ns == pytest.approx(hw("pc-p5").insns(2, traps=1) / 16 +
                                             hw("pc-p5").read_ns(1024))
+
+
+def test_page_fault_row_is_a_trap_and_a_page_of_zeros_written():
+    """The page-fault row (002 2c, a minor fault): a lower bound of one trap
+    and 4 KB written at the memory's write speed, from the profile alone."""
+    run = run_of(line("pagefault", "write", 256, 256 * 40_000, 256 * 100, "faults=256"))
+    for name in ("ds3100-riscv", "pc-p5", "mvax2"):
+        data = hwmodel.load_profile(name).data
+        h = Hardware.from_profile(data)
+        (row,) = finaltable.final_table(run, data)
+        assert row.key == "pagefault/write" and row.kind == ">="
+        assert row.measured_ns == 39_900
+        assert row.hardware_ns == pytest.approx(h.insns(2, traps=1) + h.write_ns(4096))
+        assert row.hardware_ns > h.insns(2, traps=1)        # the zeros cost something
