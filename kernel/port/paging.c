@@ -19,10 +19,12 @@
  * same way, so it succeeds; an address outside the process's pages still
  * returns EFAULT.
  *
- * What a process may fault in: [heap start, brk) and the stack
- * [USTACK_TOP - USTACK_SIZE, USTACK_TOP).  The heap starts where exec put
- * the end of the program (every page below it was mapped by exec), so any
- * unmapped page below brk is a heap page.  A fault on a page that is
+ * What a process may fault in: the heap and the stack
+ * [USTACK_TOP - USTACK_SIZE, USTACK_TOP).  The heap is every page of
+ * [USER_BASE, brk) not mapped: exec maps every page the program's segments
+ * cover, and the guests' linker script (guests/lib/user.ld) leaves no page
+ * between its two segments, so a page below brk that is not mapped is one
+ * sbrk added.  A fault on a page that is
  * mapped (a store to the program's text), an instruction fetch from a page
  * not mapped yet (the heap and the stack hold no code here), or an
  * address outside both ranges is refused, and the ISA's trap code kills
@@ -50,7 +52,7 @@
  * move the first free page, and so every user page, on some); the counts
  * per process are in a page taken when demand paging is first turned on.
  * Each ISA's kernel.ld puts this code where there is room: after the rest
- * of .text, or (m68k, mips) after .rodata.
+ * of .text, or after .rodata (m68k) or .data (mips).
  */
 #include "kernel.h"
 #include "proc.h"
