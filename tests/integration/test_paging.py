@@ -3,8 +3,9 @@ run time and reads back; under it a fresh heap page is served on first
 touch, counted and zero-filled (measure pagefault, t_regs's page_fault
 check); a system call into a page not touched yet works and a bad pointer
 still gets EFAULT (t_efault); a fault outside the process's pages still
-kills it (t_fault); and the mode goes back to eager, the default, where
-sbrk maps pages before they are used and no fault happens."""
+kills it (t_fault); the stack grows a page at a time (t_deep); and the mode
+goes back to eager, the default, where sbrk maps pages before they are used
+and no fault happens."""
 
 import re
 
@@ -60,6 +61,19 @@ def test_demand_paging_serves_counts_and_kills(test_guest, arch):
         efault = checks.run_check(g, "t_efault", timeout=TIMEOUT)
         assert {"t_efault.read_into_fresh_heap", "t_efault.write_from_fresh_heap"} <= \
             {t.name for t in efault.passes}
+
+        # The stack grows on demand: t_deep's 100 frames, its fork and its
+        # switches run past the stack's top page, the one exec maps.  (Not
+        # on SPARC, whose stack is mapped whole: its window traps cannot
+        # take a fault; there t_deep touches no page not mapped.)
+        _, before = _paging(g, "demand")
+        run = checks.run_check(g, "t_deep", timeout=TIMEOUT)
+        assert run.problems() == [] and run.summary.failed == 0, "\n".join(run.lines[-20:])
+        _, after = _paging(g, "demand")
+        if arch == "sparc":
+            assert after == before
+        else:
+            assert after > before
     finally:
         mode, _ = _paging(g, "eager")
     assert mode == "eager"
