@@ -24,7 +24,13 @@ void uart_init(void)
     uart_reg_write(LCR, 0x03);          /* 8 data bits, no parity, 1 stop bit */
     uart_reg_write(FCR, 0x07);          /* enable and clear the FIFOs         */
     uart_reg_write(MCR, 0x08);          /* OUT2: lets the PC's UART interrupt */
-    uart_reg_write(IER, 0x01);          /* interrupt when a byte arrives      */
+}
+
+/* Interrupt when a byte arrives, or not (console.c decides).  Turned on
+ * with a byte already waiting, the chip interrupts at once. */
+void arch_console_rx(int on)
+{
+    uart_reg_write(IER, on ? 0x01 : 0);
 }
 
 void arch_console_putc(int c)

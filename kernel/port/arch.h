@@ -19,8 +19,12 @@ void   arch_mem_range(uintptr *start, uintptr *end);   /* free RAM, kernel VAs *
 const char *arch_name(void);
 void   arch_halt(void) __attribute__((noreturn));     /* power off          */
 
-/* Console: polled output, input arrives by interrupt -> console_intr(). */
+/* Console: polled output, input arrives by interrupt -> console_intr().
+ * The receive interrupt starts off; console.c turns it on only while
+ * input is wanted (see there why), and characters typed meanwhile wait in
+ * the device. */
 void   arch_console_putc(int c);
+void   arch_console_rx(int on);  /* the receive interrupt on (1) or off (0) */
 
 /* Interrupts on/off for the current CPU (the kernel runs with them off). */
 void   arch_intr_on(void);

@@ -14,12 +14,20 @@
 #define TTY_DATA_PTR      0x10
 #define TTY_DATA_LEN      0x14
 #define TTY_DATA_PTR_HIGH 0x18
+#define CMD_INT_DISABLE   0
 #define CMD_INT_ENABLE    1
 #define CMD_READ_BUFFER   3
 
 void tty_init(void)
 {
-    mmio_write(gf_tty.base, TTY_CMD, CMD_INT_ENABLE);
+    mmio_write(gf_tty.base, TTY_CMD, CMD_INT_DISABLE);
+}
+
+/* Interrupt while bytes wait, or not (console.c decides); bytes that came
+ * while it was off raise it as soon as it is on. */
+void arch_console_rx(int on)
+{
+    mmio_write(gf_tty.base, TTY_CMD, on ? CMD_INT_ENABLE : CMD_INT_DISABLE);
 }
 
 void arch_console_putc(int c)

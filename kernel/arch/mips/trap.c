@@ -77,8 +77,13 @@ void trap(struct trapframe *tf)
         if (code == EXC_INT) {
             interrupt(tf);
             /* Taken between enabling interrupts and `wait`: do not wait
-             * (the wakeup it brought would be missed until the next one). */
-            if (tf->epc >= (uint32)idle_begin && tf->epc < (uint32)idle_end)
+             * (the wakeup it brought would be missed until the next one).
+             * One that ends the `wait` comes back to idle_end itself (QEMU
+             * reports the pc after `wait`): the test includes idle_end so
+             * that both cases run the same instructions, and a hardware
+             * model's I-cache cannot tell which of them happened (which
+             * depends on when the host delivered the key). */
+            if (tf->epc >= (uint32)idle_begin && tf->epc <= (uint32)idle_end)
                 tf->epc = (uint32)idle_end;
         } else if (in_usercopy(tf->epc) && is_page_fault(code) && tf->badvaddr < USERTOP) {
             copy_fault(tf);                 /* pagefault.c */

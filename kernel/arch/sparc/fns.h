@@ -33,6 +33,7 @@ void uart_intr(void);
 /* irqmp.c: the interrupt controller */
 void irqmp_init(void);
 void irqmp_clear(int irq);
+void irqmp_uart(int on);
 void irqmp_intr(int level);
 
 /* timer.c: the GPTIMER clock and event timers */

@@ -17,10 +17,23 @@
 #define EVENT_IRQ   7
 
 
+static uint32 mask = 1 << CLOCK_IRQ | 1 << EVENT_IRQ;
+
 void irqmp_init(void)
 {
     IRQMP[CLEAR] = 0xfffe;
-    IRQMP[MASK0] = 1 << UART_IRQ | 1 << CLOCK_IRQ | 1 << EVENT_IRQ;
+    IRQMP[MASK0] = mask;
+}
+
+/* The console's interrupt unmasked or masked (console.c decides, through
+ * uart.c).  Here rather than in the UART: the APBUART only pulses its
+ * line when a character arrives, and a pulse while the UART's own enable
+ * was off would be lost; the IRQMP latches it as pending whatever the
+ * mask, and presents it once unmasked. */
+void irqmp_uart(int on)
+{
+    mask = on ? mask | 1u << UART_IRQ : mask & ~(1u << UART_IRQ);
+    IRQMP[MASK0] = mask;
 }
 
 /* Drop a request that is latched but no longer wanted. */

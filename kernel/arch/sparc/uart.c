@@ -29,6 +29,13 @@ void arch_console_putc(int c)
     UART[DATA] = (uint8)c;
 }
 
+/* The receive interrupt on or off (console.c decides): masked in the
+ * interrupt controller, which keeps one that comes meanwhile (irqmp.c). */
+void arch_console_rx(int on)
+{
+    irqmp_uart(on);
+}
+
 void uart_intr(void)
 {
     while (UART[STATUS] & ST_DR)

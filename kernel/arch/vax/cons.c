@@ -11,7 +11,15 @@
 
 void cons_init(void)
 {
-    mtpr(CS_IE, PR_RXCS);
+    mtpr(0, PR_RXCS);
+}
+
+/* Interrupt when a character arrives, or not (console.c decides).  Setting
+ * IE while RXCS says a character is waiting (DONE) interrupts at once, as
+ * on every DEC device. */
+void arch_console_rx(int on)
+{
+    mtpr(on ? CS_IE : 0, PR_RXCS);
 }
 
 void arch_console_putc(int c)
