@@ -25,6 +25,7 @@ void mmu_init(void);
 /* pic.c: the 8259 interrupt controllers */
 void pic_init(void);
 void pic_eoi(int irq);
+void pic_drop_timer(void);
 
 /* timer.c */
 void timer_intr(void);

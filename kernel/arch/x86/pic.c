@@ -28,6 +28,16 @@ void pic_init(void)
     outb(PIC2_DATA, 0xff);
 }
 
+/* Take the timer's pending request without an interrupt (the CPU's are
+ * off): poll the controller, which acknowledges its highest request (the
+ * timer's, IRQ 0, which the caller has just made), then end it. */
+void pic_drop_timer(void)
+{
+    outb(PIC1_CMD, 0x0c);        /* OCW3: poll                    */
+    (void)inb(PIC1_CMD);         /* = acknowledge the top request */
+    outb(PIC1_CMD, 0x60);        /* OCW2: specific EOI for IRQ 0  */
+}
+
 void pic_eoi(int irq)
 {
     if (irq >= 8)
