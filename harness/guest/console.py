@@ -268,15 +268,16 @@ class Guest:
         """Type `command` and Enter, each character only once the guest has
         echoed the one before; True if the echoes came (and were consumed).
 
-        Why: the guest's time before a benchmark must not depend on how the
-        host happened to deliver the keystrokes.  Sent in one write, a
-        command reaches the guest in one piece or several, in one receive
-        interrupt or several, maybe before the shell is waiting for it: a
-        different path each time, which moves the timer's phase (RISC-V's
-        timer counts in 100 ns steps) and leaves caches in a different state
-        for a hardware model.  One character at a time, each sent once the
-        last was echoed, every keystroke meets an idle guest that takes the
-        same path for it, run after run."""
+        Why: the guest's state before a benchmark must not depend on how
+        the host happened to deliver the keystrokes.  The kernel sees to
+        most of it: it takes console input only while a reader waits for it
+        or a job runs (kernel/port/console.c), so a key that comes early
+        waits in the UART and is taken in the idle loop.  Typing one
+        character at a time, each once the last was echoed, keeps at most
+        one waiting there, within every UART's FIFO, and each taken by an
+        interrupt of its own or with the one before, which run the same
+        code in the same order (hw-models/README.md, "Is a model
+        deterministic?")."""
         assert self.child is not None
         if not self._echoes or self.char_delay > 0:
             self._send(command + self.line_ending)
