@@ -44,9 +44,11 @@ from .labs import Lab
 
 BASELINE_DIR = ROOT / "docs" / "labs" / "baseline"
 PREDICTION_DIR = ROOT / "docs" / "labs" / "predictions"
-# A measured value within this fraction of the baseline is "the same": the
-# QEMU models may differ by an instruction-cache miss from run to run
-# (hw-models/README.md, "Determinism"); the VAX and profile none never do.
+# A measured value within this fraction of the baseline is "the same".  Not
+# for run-to-run noise: the QEMU models repeat exactly (hw-models/README.md,
+# "Is a model deterministic?"; the VAX 8800 in SIMH may still differ by a
+# few cache misses).  But any change to the kernel moves its code, and with
+# it the cache conflicts of every benchmark, a little either way.
 SAME = 0.005
 DEFAULT_POLICY = "ordered"
 
