@@ -346,9 +346,9 @@ sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES (and SWEEP_P
 # a benchmark's modelled cycles go.  `grade` builds what it needs itself
 # (harness/course/grade.py); BASELINE=1, on an unmodified tree, writes the
 # unmodified kernel's numbers; POLICY= is lab 4's write policy.
-grade: deps  ## grade a lab (LAB=n; all five if none): build, check, measure, score (BASELINE=1, POLICY=name)
+grade: deps  ## grade a lab (LAB=n; all five if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
 	$(PYTHON) -m harness grade $(if $(LAB),--lab $(LAB)) $(if $(BASELINE),--write-baseline) \
-	    $(if $(POLICY),--policy $(POLICY))
+	    $(if $(POLICY),--policy $(POLICY)) $(RUNS_ARGS)
 
 gdb: deps  ## ARCH's kernel stopped under gdb (the VAX: SIMH's debugger), PROG=name's symbols too: docs/debugging.md
 	$(Q)$(MAKE) all ARCH=$(ARCH)

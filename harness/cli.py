@@ -384,7 +384,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise HarnessError("--write-baseline measures every ISA of the lab: leave out --arch")
     grader = grade.Grader(build=not args.no_build, arches=args.arch, policy=args.policy,
                           say=_say, predictions=Path(args.predictions) if args.predictions
-                          else None)
+                          else None, ex=_executor(args))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     failed = []
@@ -518,7 +518,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("grade", "grade a lab (docs/labs/): build, run its checks on every ISA it "
             "uses, measure it, compare with the unmodified kernel's numbers; write "
             "OUT/grade-labN.json", cmd_grade,
-            (ARCH.but(repeat=True, default_help="every ISA the lab uses"), OUT),
+            (ARCH.but(repeat=True, default_help="every ISA the lab uses"), OUT, JOBS, SCHEDULER),
             ((("--lab",), dict(type=_lab_number, action="append", metavar="N",
                                help="the lab (repeatable; default: all: "
                                + ", ".join(map(str, labs.LABS)) + ")")),

@@ -9,7 +9,9 @@ For one lab (labs.py) it
      an interrupt, fork and a context switch), then the lab's own checks;
      a panic or hang fails that check and the guest is booted again;
   3. measures: boots each of the lab's profiles with its hardware model
-     and runs the lab's benchmarks;
+     and runs the lab's benchmarks, side by side through the executor
+     (harness/model/executor.py: -j N, --scheduler) when given one: the
+     models are deterministic, so the values are the same either way;
   4. prints each measured value beside the unmodified kernel's, from
      docs/labs/baseline/labN.json, and beside the student's predictions,
      if docs/labs/predictions/labN.toml has any;
@@ -39,6 +41,7 @@ from ..errors import HarnessError
 from ..guest import machines
 from ..guest.console import Guest
 from ..model import hwmodel, profiles, runs
+from ..model.executor import Executor, Job, run_jobs
 from . import labs
 from .labs import Lab
 
@@ -204,8 +207,12 @@ class Grader:
     def __init__(self, build: bool = True, builder: Builder | None = None,
                  arches: list[str] | None = None, policy: str = DEFAULT_POLICY,
                  say: Callable[[str], None] = print, log_dir: Path | None = None,
-                 predictions: Path | None = None) -> None:
+                 predictions: Path | None = None, ex: Executor | None = None) -> None:
         self.build = build
+        # Runs the measurements' boots side by side (-j, --scheduler); None:
+        # one after another.  Each is a fresh emulator, and the models are
+        # deterministic, so the values are the same either way.
+        self.ex = ex
         self.predictions = predictions
         self.builder = builder or make
         self.only_arches = arches
@@ -215,6 +222,7 @@ class Grader:
         self._built: dict[str, Check] = {}
         self._checked: dict[tuple[str, str], Check] = {}
         self._runs: dict[tuple[str, tuple[str, ...]], runs.ModelRun | str] = {}
+        self._seconds: dict[tuple[str, tuple[str, ...]], float] = {}
 
     # ---- what to do
 
@@ -318,17 +326,41 @@ class Grader:
         return Check(name, arch, "FAILED" if problems else "ok", "; ".join(problems[:3]),
                      time.monotonic() - t)
 
+    @staticmethod
+    def _groups(lab: Lab, profile: str) -> list[list[labs.Measure]]:
+        """The profile's measurements, one boot per group.  The student's
+        policy (lab 4) boots on its own, so that its absence or its failure
+        cannot cost the other measurements."""
+        measures = [m for m in lab.measures if m.profile == profile]
+        return [group for group in ([m for m in measures if "{policy}" not in m.command],
+                                    [m for m in measures if "{policy}" in m.command]) if group]
+
+    def _prefetch(self, lab: Lab, profiles_: list[str], broken: set[str], ctx: Context) -> None:
+        """Boot every measurement _measure will ask for at once, through the
+        executor, when there is one and more than one boot to do."""
+        wanted = []
+        for profile in profiles_:
+            if hwmodel.load_profile(profile).isa in broken:
+                continue
+            for group in self._groups(lab, profile):
+                if "{policy}" in group[0].command and ctx.policy_exists is False:
+                    continue
+                key = (profile, tuple(m.command.format(policy=self.policy) for m in group))
+                if key not in self._runs and key not in wanted:
+                    wanted.append(key)
+        if self.ex is None or len(wanted) < 2:
+            return
+        jobs = [Job(f"{p}: {' ; '.join(c)}", measure_run, (p, c)) for p, c in wanted]
+        for key, (run, seconds) in zip(wanted, run_jobs(jobs, self.ex, self.say,
+                                                         what="measurements")):
+            self._runs[key], self._seconds[key] = run, seconds
+
     def _measure(self, lab: Lab, g: Grade, profiles_: list[str], broken: set[str],
                  ctx: Context) -> None:
+        self._prefetch(lab, profiles_, broken, ctx)
         for profile in profiles_:
             arch = hwmodel.load_profile(profile).isa
-            measures = [m for m in lab.measures if m.profile == profile]
-            # The student's policy (lab 4) boots on its own, so that its
-            # absence or its failure cannot cost the other measurements.
-            for group in ([m for m in measures if "{policy}" not in m.command],
-                          [m for m in measures if "{policy}" in m.command]):
-                if not group:
-                    continue
+            for group in self._groups(lab, profile):
                 commands = tuple(m.command.format(policy=self.policy) for m in group)
                 name = f"measure {profile}: {' ; '.join(commands)}"
                 if arch in broken:
@@ -342,17 +374,17 @@ class Grader:
                         for k in m.keys(self.policy):
                             g.not_measured[k] = f"no policy {self.policy!r} in this kernel"
                     continue
-                t = time.monotonic()
                 run = self._run(profile, commands)
+                seconds = self._seconds[(profile, commands)]
                 if isinstance(run, str):
                     if optional and "usage:" in run:
                         for m in group:
                             for k in m.keys(self.policy):
                                 g.not_measured[k] = f"no policy {self.policy!r} in this kernel"
                         continue
-                    c = Check(name, arch, "FAILED", run, time.monotonic() - t)
+                    c = Check(name, arch, "FAILED", run, seconds)
                 else:
-                    c = Check(name, arch, seconds=time.monotonic() - t)
+                    c = Check(name, arch, seconds=seconds)
                     g.provenance.setdefault(profile, run.provenance)
                     problems = read_values(group, run, self.policy, g.values)
                     if problems:
@@ -361,13 +393,10 @@ class Grader:
                 g.checks.append(c)
 
     def _run(self, profile: str, commands: tuple[str, ...]) -> runs.ModelRun | str:
-        if (profile, commands) not in self._runs:
-            try:
-                self._runs[(profile, commands)] = runs.run_model(profile, list(commands),
-                                                                 tag="grade")
-            except HarnessError as e:
-                self._runs[(profile, commands)] = _one_line(e)
-        return self._runs[(profile, commands)]
+        key = (profile, commands)
+        if key not in self._runs:
+            self._runs[key], self._seconds[key] = measure_run(profile, commands)
+        return self._runs[key]
 
     def _report(self, c: Check) -> None:
         what = f"{c.arch:6} {c.name}"
@@ -376,6 +405,18 @@ class Grader:
         if c.detail:
             line += "\n       " + c.detail.replace("\n", "\n       ")
         self.say(line)
+
+
+def measure_run(profile: str, commands: tuple[str, ...],
+                say: Callable[[str], None] | None = None) -> tuple[runs.ModelRun | str, float]:
+    """One measurement's boot (an executor job): the run, or why it failed
+    in one line; and the host seconds it took."""
+    t = time.monotonic()
+    try:
+        run: runs.ModelRun | str = runs.run_model(profile, list(commands), tag="grade")
+    except HarnessError as e:
+        run = _one_line(e)
+    return run, time.monotonic() - t
 
 
 class _Session:
