@@ -63,6 +63,8 @@ static inline enum marker marker_of(uint32_t number)
     }
 }
 
+enum mmu_op { MMU_NONE, MMU_FLUSH, MMU_ROOT };
+
 struct isa {
     const char *name;                   /* as in HWMODEL isa=... */
     enum insn_class (*classify)(const uint8_t *insn, size_t len);
@@ -91,6 +93,24 @@ struct isa {
      * returns (MIPS: loads and stores, on a TLB miss; SPARC: save and
      * restore, on a register window overflow or underflow); NULL: none. */
     bool (*restarts)(const uint8_t *insn, size_t len);
+    /* The MMU, for the TLB model (core/tlb.c; only with a [tlb] profile).
+     * mmu_op: whether this instruction loads the page-table root (MMU_ROOT:
+     * x86 mov to cr3, RISC-V csrw satp; its new value is in the register
+     * *reg names) or drops TLB entries (MMU_FLUSH: invlpg, sfence.vma,
+     * pflush, a context switch whose new root the model cannot read).
+     * NULL: the model never flushes.
+     * walk: the physical addresses of the page-table entries a hardware
+     * walk for va reads, in order, given the root and a reader of guest
+     * physical memory; their number (0: cannot tell), and in *page_shift
+     * the size of the page they map.  NULL: walk_levels references at
+     * unknown addresses. */
+    enum mmu_op (*mmu_op)(const uint8_t *insn, size_t len, const char **reg);
+    int (*walk)(uint64_t root, uint64_t va, uint32_t (*read32)(uint64_t pa),
+                uint64_t pte_pa[4], unsigned *page_shift);
+    int walk_levels;
+    /* x86: instructions that load a segment register (Chen et al.'s event
+     * counter); NULL elsewhere. */
+    bool (*loads_segment)(const uint8_t *insn, size_t len);
 };
 
 extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips, isa_sparc, isa_vax;

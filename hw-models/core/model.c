@@ -57,6 +57,9 @@ const char *hw_start(const char *isa_name)
         hw.extra_mcyc[k] = cycles_to_mcyc(hw.p.extra[k]);
     hw.trap_mcyc = cycles_to_mcyc(hw.p.trap_cycles);
     hw.windows = hw.p.wovf_pc || hw.p.wunf_pc;
+    if ((err = tlb_start()) != NULL)
+        return err;
+    hw.tlb_counts = hw.p.tlb.page_size != 0;
     hw_record_model(isa_name);
     return NULL;
 }

@@ -20,6 +20,7 @@
  *   attrib.c    optional: cycles per instruction ("where the time goes");
  *   memsys.c    caches, write buffer and memory in time (memsys.h);
  *   cache.c     one set-associative LRU cache (cache.h);
+ *   tlb.c       optional: instruction and data TLBs and their refills (tlb.h);
  *   isa.h       what a front end must know about an instruction set.
  *
  * Time unit: the millicycle ("mcyc", 1/1000 of a processor cycle), so that
@@ -41,6 +42,7 @@
 #include "cache.h"
 #include "isa.h"
 #include "memsys.h"
+#include "tlb.h"
 
 #define MCYC 1000u                      /* millicycles per cycle */
 #define HW_MAX_TRAP_PCS 8
@@ -66,6 +68,9 @@ struct counters {
     uint64_t wbuf_stall_mcyc;           /* part of stall_mcyc: write buffer full */
     uint64_t disk_reqs, disk_mcyc;      /* part of stall_mcyc: disk requests  */
     uint64_t attrib_on;                 /* 1 while the attributed region is open */
+    /* Only with a TLB (tlb.c), and only then in the records: */
+    uint64_t itlb_miss, dtlb_miss;      /* refills: walks, or MIPS's handler */
+    uint64_t segloads;                  /* x86: segment register loads */
 };
 
 /* What the key=value arguments set (options.c lists the keys). */
@@ -90,6 +95,7 @@ struct hw_params {
      * bdirty(), and where struct buf keeps its data pointer. */
     const char *writelog;
     uint64_t wlog_write_pc, wlog_dirty_pc, wlog_buf_data;
+    struct tlb_params tlb;              /* page_size 0: no TLB */
 };
 
 /* The engine's state: one model, one processor. */
@@ -106,6 +112,13 @@ struct hw {
     /* Where records go when there is no out= file (QEMU: its log), or NULL
      * to drop them. */
     void (*outs)(const char *text);
+    /* The TLBs (tlb.c), or NULL: no [tlb], or refilled in software. */
+    struct tlb *tlb;
+    bool tlb_counts;                    /* a [tlb]: its counters in the records */
+    /* The front end's page-table walk (isa.h, walk), or NULL; and how many
+     * references a walk makes when it cannot tell their addresses. */
+    int (*walk)(uint64_t root, uint64_t va, uint64_t pte_pa[4], unsigned *page_shift);
+    int walk_levels;
 };
 
 extern struct hw hw;
@@ -165,6 +178,16 @@ unsigned hw_iline_shift(void);
  * this inline at the vector's address instead.) */
 void hw_trap(void);
 
+/* ------------------------------------------------------------ tlb.c */
+
+const char *tlb_start(void);            /* hw_start: an error message, or NULL */
+void tlb_flush(void);                   /* every entry (hw.tlb != NULL) */
+void tlb_set_root(uint64_t root);       /* a new page-table root: flush */
+/* A data access at va (ahead: as for hw_data), an instruction fetch from
+ * va's page: look it up, walk on a miss; the stall it added. */
+uint64_t tlb_data(uint64_t va, uint64_t ahead);
+uint64_t tlb_fetch(uint64_t va);
+
 /* ------------------------------------------------------------ clock.c */
 
 uint64_t hw_mcyc_to_ns(uint64_t mcyc);
@@ -208,6 +231,7 @@ void hw_record_counters(const char *word, const char *head, const struct counter
  * "W paddr size" per access while the traced region is open. */
 void hw_trace_begin(uint32_t region);
 void hw_trace(char kind, uint64_t paddr, unsigned size);
+void hw_trace_tlb(char kind, uint64_t vaddr, unsigned page_shift);     /* "T kind va shift" */
 
 /* ------------------------------------------------------------ attrib.c */
 

@@ -73,6 +73,18 @@ static const struct opt {
     { "wlog_write_pc", T_U64, &hw.p.wlog_write_pc },
     { "wlog_dirty_pc", T_U64, &hw.p.wlog_dirty_pc },
     { "wlog_buf_data", T_U64, &hw.p.wlog_buf_data },
+    { "tlb_page", T_U32, &hw.p.tlb.page_size },
+    { "itlb_entries", T_U32, &hw.p.tlb.i_entries },
+    { "itlb_assoc", T_U32, &hw.p.tlb.i_assoc },
+    { "dtlb_entries", T_U32, &hw.p.tlb.d_entries },
+    { "dtlb_assoc", T_U32, &hw.p.tlb.d_assoc },
+    { "tlb_unified", T_BOOL, &hw.p.tlb.unified },
+    { "tlb_large_entries", T_U32, &hw.p.tlb.large_entries },
+    { "tlb_large_assoc", T_U32, &hw.p.tlb.large_assoc },
+    { "tlb_large_size", T_U32, &hw.p.tlb.large_size },
+    { "tlb_software", T_BOOL, &hw.p.tlb.software },
+    { "tlb_refill_pc", T_U64, &hw.p.tlb.refill_pc },
+    { "tlb_walk_cycles", T_F64, &hw.p.tlb.walk_cycles },
 };
 
 void hw_defaults(void)

@@ -11,10 +11,12 @@
  *
  * and to trace=FILE the accesses of one region, for the reference
  * simulator (tests/hwmodel_ref.py): "B id" where it begins, then
- * "I paddr 4" per I-cache line fetched, "R paddr size", "W paddr size".
+ * "I paddr 4" per I-cache line fetched, "R paddr size", "W paddr size",
+ * and with a TLB its lookups and flushes (tlb.c).
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "model.h"
 
@@ -49,10 +51,19 @@ void hw_record_model(const char *isa_name)
     const struct memsys_params *m = &p->mem;
     /* The newer parameters only when set, so that the records of profiles
      * without them read as before. */
-    char more[96] = "";
+    char more[256] = "";
     if (p->extra[CL_DWORD] != 0 || m->mem_write_ns != 0)
         snprintf(more, sizeof(more), " dword=%g mem_write_ns=%g", p->extra[CL_DWORD],
                  m->mem_write_ns);
+    const struct tlb_params *t = &p->tlb;
+    if (t->page_size) {
+        size_t at = strlen(more);
+        snprintf(more + at, sizeof(more) - at,
+                 " tlb=%s page=%u itlb=%u/%u dtlb=%u/%u tlb_unified=%d large=%u/%u/%u walk=%g",
+                 t->software ? "software" : "walk", t->page_size, t->i_entries, t->i_assoc,
+                 t->d_entries, t->d_assoc, t->unified, t->large_entries, t->large_assoc,
+                 t->large_size, t->walk_cycles);
+    }
     hw_say("HWMODEL isa=%s clock_mhz=%g cpi=%g load=%g store=%g branch=%g mul=%g div=%g "
            "trap=%g trap_pcs=%d ic=%u/%u/%u dc=%u/%u/%u/%s/%s unified=%d wbuf=%u "
            "l2=%u/%u/%u mem_ns=%g mem_mbs=%g bus=%u%s\n",
@@ -79,16 +90,20 @@ void hw_record_counters(const char *word, const char *head, const struct counter
     char win[64] = "";                  /* only where there are window traps */
     if (hw.windows)
         snprintf(win, sizeof(win), " wovf=%" PRIu64 " wunf=%" PRIu64, D(wovf), D(wunf));
+    char tlb[96] = "";                  /* only with a [tlb]: records without read as before */
+    if (hw.tlb_counts)
+        snprintf(tlb, sizeof(tlb), " itlb_miss=%" PRIu64 " dtlb_miss=%" PRIu64 " segloads=%" PRIu64,
+                 D(itlb_miss), D(dtlb_miss), D(segloads));
     hw_say("%s%s insns=%" PRIu64 " loads=%" PRIu64 " stores=%" PRIu64
            " imiss=%" PRIu64 " dmiss=%" PRIu64 " dmiss_w=%" PRIu64 " writebacks=%" PRIu64
            " l2miss=%" PRIu64 " bytes_in=%" PRIu64 " bytes_out=%" PRIu64
            " traps=%" PRIu64 "%s disk=%" PRIu64 " disk_ns=%" PRIu64
            " stall_cycles=%" PRIu64 " wbuf_cycles=%" PRIu64
-           " cycles=%" PRIu64 " ns=%" PRIu64 "%s\n",
+           " cycles=%" PRIu64 " ns=%" PRIu64 "%s%s\n",
            word, head, D(insns), D(loads), D(stores), D(imiss), D(dmiss), D(dmiss_w),
            D(writebacks), D(l2miss), D(bytes_in), D(bytes_out), D(traps), win, D(disk_reqs),
            hw_mcyc_to_ns(D(disk_mcyc)), cycles(D(stall_mcyc)), cycles(D(wbuf_stall_mcyc)),
-           cycles(mcyc_now - mcyc_then), ns, tail);
+           cycles(mcyc_now - mcyc_then), ns, tail, tlb);
 }
 
 void hw_trace_begin(uint32_t region)
@@ -99,4 +114,9 @@ void hw_trace_begin(uint32_t region)
 void hw_trace(char kind, uint64_t paddr, unsigned size)
 {
     fprintf(hw.trace, "%c %" PRIx64 " %u\n", kind, paddr, size);
+}
+
+void hw_trace_tlb(char kind, uint64_t vaddr, unsigned page_shift)
+{
+    fprintf(hw.trace, "T %c %" PRIx64 " %u\n", kind, vaddr, page_shift);
 }

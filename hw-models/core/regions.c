@@ -50,6 +50,8 @@ static void region_begin(uint32_t id)
         hw.c->attrib_on = 1;
     if (hw.trace && (int64_t)id == hw.p.trace_region) {
         memsys_flush(hw.mem);               /* the reference simulator starts cold */
+        if (hw.tlb)
+            tlb_flush();                    /* (before tracing: no "T F" line) */
         hw.tracing = true;
         hw_trace_begin(id);
         r->at = *hw.c;

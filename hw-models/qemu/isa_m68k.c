@@ -20,6 +20,14 @@
  * The mailbox is the 16 bytes from 16 bytes after the clock marker, as on
  * RISC-V, big-endian (guests/lib/arch/m68k/bench_arch.S).  C functions take
  * their arguments on the stack, above the return address.
+ *
+ * For the TLB model (core/tlb.c): `movec Rn, URP` loads the user root
+ * (movec to SRP or TC, and pflush, flush), and the walk is the 68040's
+ * three levels for 4 KB pages: root table entry at URP + 4 x (va >> 25),
+ * pointer table entry at its address + 4 x (va >> 18 & 127), page entry at
+ * that one's address + 4 x (va >> 12 & 63).  Our kernel reaches its own
+ * memory through the transparent translation registers, never the ATC:
+ * an address the user root does not map is untranslated (-1), no lookup.
  */
 #include "isa.h"
 
@@ -56,6 +64,42 @@ static enum marker marker(const uint8_t *insn, size_t len)
     return marker_of((uint32_t)insn[2] << 24 | insn[3] << 16 | insn[4] << 8 | insn[5]);
 }
 
+static enum mmu_op mmu_op(const uint8_t *insn, size_t len, const char **reg)
+{
+    static const char *const regs[16] = { "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7",
+                                          "a0", "a1", "a2", "a3", "a4", "a5", "a6", "sp" };
+    if (len < 2)
+        return MMU_NONE;
+    uint16_t op = (uint16_t)(insn[0] << 8 | insn[1]);
+    if ((op & 0xffe0) == 0xf500)                    /* pflush, pflushn, pflusha(n) */
+        return MMU_FLUSH;
+    if (op != 0x4e7b || len < 4)                    /* movec Rn, Rc */
+        return MMU_NONE;
+    uint16_t ext = (uint16_t)(insn[2] << 8 | insn[3]);
+    unsigned rc = ext & 0xfff;
+    if (rc == 0x806) {                              /* URP */
+        *reg = regs[ext >> 12];
+        return MMU_ROOT;
+    }
+    return rc == 0x807 || rc == 0x003 ? MMU_FLUSH : MMU_NONE;   /* SRP, TC */
+}
+
+static int walk(uint64_t root, uint64_t va, uint32_t (*read32)(uint64_t pa),
+                uint64_t pte_pa[4], unsigned *page_shift)
+{
+    pte_pa[0] = (root & ~0x1ffull) + ((va >> 25) << 2);
+    uint32_t rd = read32(pte_pa[0]);
+    if (!(rd & 2))
+        return -1;                                  /* not the user tables' */
+    pte_pa[1] = (rd & ~0x1ffu) + (((va >> 18) & 0x7f) << 2);
+    uint32_t pd = read32(pte_pa[1]);
+    if (!(pd & 2))
+        return 0;
+    pte_pa[2] = (pd & ~0xffu) + (((va >> 12) & 0x3f) << 2);
+    *page_shift = 12;
+    return 3;
+}
+
 const struct isa isa_m68k = {
     .name = "m68k",
     .classify = classify,
@@ -64,4 +108,7 @@ const struct isa isa_m68k = {
     .arg_reg = { "d0", "d1", "d2" },
     .stack_reg = "sp",
     .big_endian = true,
+    .mmu_op = mmu_op,
+    .walk = walk,
+    .walk_levels = 3,
 };

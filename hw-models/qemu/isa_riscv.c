@@ -20,6 +20,12 @@
  * marker (the marker is 32-byte aligned, so they are in the same page):
  * a 64-bit little-endian modelled time in ns, then a 32-bit word that the
  * plugin sets to 1.  guests/lib/arch/riscv/bench_arch.S reads it.
+ *
+ * For the TLB model (core/tlb.c): `csrw satp, rs` loads the page-table
+ * root (other writes of satp, and sfence.vma, flush), and the walk is
+ * Sv32's two levels: the entry at satp.PPN x 4096 + 4 x VPN[1], then,
+ * unless that is a leaf (a 4 MB megapage: R, W or X set), the entry at its
+ * PPN x 4096 + 4 x VPN[0].
  */
 #include "isa.h"
 
@@ -104,6 +110,47 @@ static enum marker marker(const uint8_t *insn, size_t len)
     return marker_of(word(insn) >> 20);
 }
 
+static enum mmu_op mmu_op(const uint8_t *insn, size_t len, const char **reg)
+{
+    static const char *const abi[32] = {
+        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1", "a0", "a1", "a2", "a3",
+        "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11",
+        "t3", "t4", "t5", "t6" };
+    if (len != 4)
+        return MMU_NONE;
+    uint32_t w = word(insn);
+    if ((w & 0x7f) != 0x73)                         /* SYSTEM */
+        return MMU_NONE;
+    unsigned funct3 = (w >> 12) & 7;
+    if (funct3 == 0 && (w >> 25) == 0x09)           /* sfence.vma */
+        return MMU_FLUSH;
+    if (funct3 == 0 || (w >> 20) != 0x180)          /* not a CSR access to satp */
+        return MMU_NONE;
+    if (funct3 == 1) {                              /* csrrw: the root is rs1 */
+        *reg = abi[(w >> 15) & 31];
+        return MMU_ROOT;
+    }
+    return (w >> 15) & 31 || funct3 >= 5 ? MMU_FLUSH : MMU_NONE;    /* csrr reads only */
+}
+
+static int walk(uint64_t root, uint64_t va, uint32_t (*read32)(uint64_t pa),
+                uint64_t pte_pa[4], unsigned *page_shift)
+{
+    if (!(root >> 31))
+        return -1;                                  /* Bare: no translation */
+    pte_pa[0] = ((root & 0x3fffff) << 12) + (((va >> 22) & 0x3ff) << 2);
+    uint32_t pte = read32(pte_pa[0]);
+    if (!(pte & 1))
+        return 0;
+    if (pte & 0xe) {                                /* a leaf: a megapage */
+        *page_shift = 22;
+        return 1;
+    }
+    pte_pa[1] = ((uint64_t)(pte >> 10) << 12) + (((va >> 12) & 0x3ff) << 2);
+    *page_shift = 12;
+    return 2;
+}
+
 const struct isa isa_riscv = {
     .name = "riscv",
     .classify = classify,
@@ -112,4 +159,7 @@ const struct isa isa_riscv = {
     .arg_reg = { "a0", "a1", "a2" },
     .stack_reg = NULL,                  /* C arguments in a0-a7 */
     .big_endian = false,
+    .mmu_op = mmu_op,
+    .walk = walk,
+    .walk_levels = 2,
 };

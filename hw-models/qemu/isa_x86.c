@@ -21,6 +21,14 @@
  * The mailbox is the 16 bytes from 16 bytes after the clock marker, as on
  * RISC-V (guests/lib/arch/x86/bench_arch.S).  C functions take their
  * arguments on the stack (cdecl), above the return address.
+ *
+ * For the TLB model (core/tlb.c): `mov %reg, %cr3` loads the page-table
+ * root; invlpg and writes of cr0 and cr4 (paging, page sizes) flush.  The
+ * walk is the i386's two levels: the page directory entry at cr3 + 4 x
+ * (va >> 22), then, unless it maps a 4 MB page (PS, with CR4.PSE, which
+ * our kernel sets), the page table entry at its frame + 4 x (va >> 12 &
+ * 1023).  And for Chen et al.'s counter, the instructions that load a
+ * segment register.
  */
 #include <string.h>
 
@@ -84,6 +92,79 @@ static enum marker marker(const uint8_t *insn, size_t len)
     return marker_of(insn[4] | insn[5] << 8 | insn[6] << 16 | (uint32_t)insn[7] << 24);
 }
 
+static size_t skip_prefixes(const uint8_t *insn, size_t len)
+{
+    size_t i = 0;
+    while (i < len && is_prefix(insn[i]))
+        i++;
+    return i;
+}
+
+static enum mmu_op mmu_op(const uint8_t *insn, size_t len, const char **reg)
+{
+    static const char *const gpr[8] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
+    size_t i = skip_prefixes(insn, len);
+    if (i + 2 >= len || insn[i] != 0x0f)
+        return MMU_NONE;
+    uint8_t op = insn[i + 1], modrm = insn[i + 2];
+    unsigned mod = modrm >> 6, r = (modrm >> 3) & 7, rm = modrm & 7;
+    if (op == 0x22 && r == 3) {                     /* mov %reg, %cr3 */
+        *reg = gpr[rm];
+        return MMU_ROOT;
+    }
+    if (op == 0x22 && (r == 0 || r == 4))           /* mov %reg, %cr0 / %cr4 */
+        return MMU_FLUSH;
+    if (op == 0x01 && r == 7 && mod != 3)           /* invlpg m */
+        return MMU_FLUSH;
+    return MMU_NONE;
+}
+
+static int walk(uint64_t root, uint64_t va, uint32_t (*read32)(uint64_t pa),
+                uint64_t pte_pa[4], unsigned *page_shift)
+{
+    pte_pa[0] = (root & ~0xfffull) + ((va >> 22) << 2);
+    uint32_t pde = read32(pte_pa[0]);
+    if (!(pde & 1))
+        return 0;                                   /* not present: cannot tell */
+    if (pde & 0x80) {                               /* PS: a 4 MB page */
+        *page_shift = 22;
+        return 1;
+    }
+    pte_pa[1] = (pde & ~0xfffu) + (((va >> 12) & 0x3ff) << 2);
+    *page_shift = 12;
+    return 2;
+}
+
+static bool loads_segment(const uint8_t *insn, size_t len)
+{
+    size_t i = skip_prefixes(insn, len);
+    if (i >= len)
+        return false;
+    uint8_t op = insn[i];
+    unsigned mod = i + 1 < len ? insn[i + 1] >> 6 : 3, r = i + 1 < len ? (insn[i + 1] >> 3) & 7 : 0;
+    switch (op) {
+    case 0x8e:                                      /* mov r/m16, %sreg */
+    case 0x07: case 0x17: case 0x1f:                /* pop %es, %ss, %ds */
+    case 0xc4: case 0xc5:                           /* les, lds */
+    case 0xea: case 0x9a:                           /* ljmp, lcall ptr16:32 */
+    case 0xca: case 0xcb: case 0xcf:                /* lret, iret */
+        return true;
+    case 0xff:                                      /* lcall, ljmp m16:32 */
+        return (r == 3 || r == 5) && mod != 3;
+    case 0x0f:
+        if (i + 1 >= len)
+            return false;
+        switch (insn[i + 1]) {
+        case 0xa1: case 0xa9:                       /* pop %fs, %gs */
+        case 0xb2: case 0xb4: case 0xb5:            /* lss, lfs, lgs */
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
 const struct isa isa_x86 = {
     .name = "x86",
     .classify = classify,
@@ -92,4 +173,8 @@ const struct isa isa_x86 = {
     .arg_reg = { "eax", "edx", "ecx" },
     .stack_reg = "esp",
     .big_endian = false,
+    .mmu_op = mmu_op,
+    .walk = walk,
+    .walk_levels = 2,
+    .loads_segment = loads_segment,
 };

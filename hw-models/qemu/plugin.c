@@ -39,6 +39,7 @@
 #include <qemu-plugin.h>
 
 #include "model.h"
+#include "plugin.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -48,7 +49,7 @@ static const struct { const char *target; const struct isa *isa; } targets[] = {
     { "mipsel", &isa_mips }, { "sparc", &isa_sparc },
 };
 
-static const struct isa *isa;
+const struct isa *isa;                  /* plugin.h */
 static struct qemu_plugin_scoreboard *score;
 static qemu_plugin_u64 e_insns, e_static, e_traps, e_attrib, e_wovf, e_wunf;
 static struct qemu_plugin_register *arg_reg[3], *stack_reg, *in_reg[3];
@@ -58,12 +59,12 @@ static GMutex trans_lock;
 
 /* Guest RAM as QEMU holds it on the host: one block, learnt from the
  * instruction at anchor=.  Gives instruction physical addresses. */
-static const uint8_t *host_base;
+const uint8_t *host_base;
 
 /* ------------------------------------------------------------ registers */
 
 /* n bytes in the guest's byte order -> a number */
-static uint64_t guest_uint(const uint8_t *p, int n)
+uint64_t guest_uint(const uint8_t *p, int n)
 {
     uint64_t v = 0;
     for (int k = 0; k < n && k < 8; k++)
@@ -71,7 +72,7 @@ static uint64_t guest_uint(const uint8_t *p, int n)
     return v;
 }
 
-static uint64_t read_reg(struct qemu_plugin_register *r)
+uint64_t read_reg(struct qemu_plugin_register *r)
 {
     if (!r)
         return 0;
@@ -260,6 +261,8 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
         size = 1u << qemu_plugin_mem_size_shift(info);
     }
     hw_count_access(store);
+    if (hw.tlb)                             /* a [tlb] profile only (tlb.c) */
+        tlb_data(vaddr, u >> 4);
     struct qemu_plugin_hwaddr *hwa = qemu_plugin_get_hwaddr(info, vaddr);
     if (!hwa || qemu_plugin_hwaddr_is_io(hwa))
         return;                             /* device registers: not modelled */
@@ -420,6 +423,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                              (void *)intern_ilines(lines, nlines,
                                                                    ta ? ta->a[0] : NULL));
     g_mutex_unlock(&trans_lock);
+    if (hw.tlb_counts)                      /* a [tlb] profile only (tlb_hooks.c) */
+        tlb_hooks_trans(tb, n, code, code_len);
 
     /* Segments: up to and including each marker, and the rest.  The inline
      * adds go on a segment's first instruction and are registered before any
@@ -532,7 +537,10 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
         if (isa->stack_reg && strcmp(d->name, isa->stack_reg) == 0)
             stack_reg = d->handle;
     }
-    g_array_free(regs, true);
+    if (hw.tlb)
+        tlb_hooks_registers(regs);          /* kept, to find the roots' registers */
+    else
+        g_array_free(regs, true);
     /* A target with no register names (MIPS): a register's handle is its
      * gdb number + 1 (QEMU 10.0, plugins/api.c create_register_handles),
      * and qemu_plugin_read_register reads core registers by that number
@@ -598,6 +606,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     e_attrib = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, attrib_on);
     e_wovf = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, wovf);
     e_wunf = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, wunf);
+    if (hw.tlb_counts)
+        tlb_hooks_install(qemu_plugin_scoreboard_u64_in_struct(score, struct counters, segloads));
     regbuf = g_byte_array_new();
     ilines_table = g_hash_table_new(g_bytes_hash, g_bytes_equal);
 
