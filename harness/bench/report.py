@@ -380,6 +380,9 @@ def case_fields(run: RunRecord, r: Result) -> dict[str, Any]:
                paper_value=pv[2] if pv else None)
     for k, v in run.model.get((r.bench, r.case), {}).get("per_op", {}).items():
         out[f"model_{k}_per_op"] = v
+    # Chen et al.'s event counters by their names (None: not modelled)
+    for k, v in run.model.get((r.bench, r.case), {}).get("events", {}).items():
+        out[f"model_event_{k}_per_op"] = v
     return out
 
 

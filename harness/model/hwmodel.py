@@ -140,6 +140,32 @@ OPTIONAL_KEYS: dict[str, dict[str, Any]] = {
                                    "plus controller overhead, in ns per bus word")},
 }
 FREE_SECTIONS = ("calibration",)     # written by the calibration, not checked
+
+# The optional [tlb] section (hw-models/core/tlb.c).  A profile without
+# one has no TLB in the model and its records read as before.  `refill`
+# says who refills it: "walk", the hardware's page-table walk, charged by
+# the model (the ISAs whose decoder knows their MMU: TLB_WALK_ISAS);
+# "software", a kernel handler (MIPS), which is charged as the code it is,
+# so the model only counts refills and needs nothing else.
+TLB_WALK_ISAS = ("x86", "riscv", "m68k")
+TLB_SOFTWARE_ISAS = ("mips",)
+TLB_REFILL_SYMBOL = "tlb_refill"          # MIPS: the refill vector (kernel/arch/mips)
+
+
+def _refill(v: Any) -> str | None:
+    return None if v in ("walk", "software") else 'must be "walk" or "software"'
+
+
+def _replacement(v: Any) -> str | None:
+    return None if v == "lru" else 'must be "lru" (the only replacement modelled)'
+
+
+TLB_FIELDS: dict[str, Any] = {"refill": _refill, "page_size": _pow2}
+TLB_WALK_FIELDS: dict[str, Any] = {
+    "itlb_entries": _count, "itlb_assoc": _poscount, "dtlb_entries": _poscount,
+    "dtlb_assoc": _poscount, "replacement": _replacement, "walk_cycles": _nonneg}
+TLB_OPTIONAL: dict[str, Any] = {"unified": _bool, "large_entries": _poscount,
+                                "large_assoc": _poscount, "large_page_size": _pow2}
 CACHES = ("icache", "dcache", "l2")
 
 
@@ -248,7 +274,7 @@ def validate(data: dict[str, Any]) -> str | None:
     problem = _top_fields(data, TOP)
     if problem:
         return problem
-    known_top = set(TOP) | set(SECTIONS) | set(FREE_SECTIONS) | {"model"}
+    known_top = set(TOP) | set(SECTIONS) | set(FREE_SECTIONS) | {"model", "tlb"}
     for key in data:
         if key not in known_top:
             return f"unknown field {key!r}"
@@ -286,6 +312,10 @@ def validate(data: dict[str, Any]) -> str | None:
             sets = size // (line * assoc)
             if sets & (sets - 1):
                 return f"[{section}] size = {size} gives {sets} sets, not a power of two"
+    if "tlb" in data:
+        problem = validate_tlb(data["tlb"], data["isa"])
+        if problem:
+            return problem
     dc, ic, l2 = data["dcache"], data["icache"], data.get("l2")
     if dc.get("unified") and ic.get("size", 0) != 0:
         return "[dcache] unified = true, so [icache] size must be 0"
@@ -295,6 +325,90 @@ def validate(data: dict[str, Any]) -> str | None:
             if c.get("size", 0) and c["line"] > l2["line"]:
                 return f"[l2] line = {l2['line']} is smaller than the [{sec}] line ({c['line']})"
     return None
+
+
+def _table(sec: dict[str, Any], entries: str, assoc: str) -> str | None:
+    """A TLB of sec[entries] entries, sec[assoc] ways: whole sets, a power of two."""
+    n, a = sec[entries], sec[assoc]
+    if n % a:
+        return f"[tlb] {entries} = {n} is not a whole number of sets ({assoc} = {a})"
+    if (n // a) & (n // a - 1):
+        return f"[tlb] {entries} = {n} gives {n // a} sets, not a power of two"
+    return None
+
+
+def validate_tlb(sec: Any, isa: str) -> str | None:
+    """The first thing wrong with a [tlb] section, naming the field."""
+    if not isinstance(sec, dict):
+        return "[tlb] must be a section"
+    allowed = {**TLB_FIELDS, **TLB_WALK_FIELDS, **TLB_OPTIONAL}
+    for key in sec:
+        if key not in allowed:
+            return f"[tlb] unknown field {key!r}"
+    walk = sec.get("refill") == "walk"
+    required = {**TLB_FIELDS, **(TLB_WALK_FIELDS if walk else {})}
+    for key, check in required.items():
+        if key not in sec:
+            return f"[tlb] {key} is missing"
+        why = check(sec[key])
+        if why:
+            return f"[tlb] {key} = {sec[key]!r} {why}"
+    for key, check in TLB_OPTIONAL.items():
+        if key in sec and check(sec[key]):
+            return f"[tlb] {key} = {sec[key]!r} {check(sec[key])}"
+    isas = TLB_WALK_ISAS if walk else TLB_SOFTWARE_ISAS
+    if isa not in isas:
+        return (f"[tlb] refill = {sec['refill']!r} is not modelled on {isa} "
+                f"(only on {', '.join(isas)})")
+    if not walk:
+        extra = [k for k in sec if k not in TLB_FIELDS]
+        return f"[tlb] {extra[0]} is not used with refill = \"software\"" if extra else None
+    if sec.get("unified"):
+        if sec["itlb_entries"]:
+            return "[tlb] unified = true, so itlb_entries must be 0"
+    else:
+        if sec["itlb_entries"] == 0:
+            return "[tlb] itlb_entries = 0 must be a whole number > 0 (or unified = true)"
+        problem = _table(sec, "itlb_entries", "itlb_assoc")
+        if problem:
+            return problem
+    problem = _table(sec, "dtlb_entries", "dtlb_assoc")
+    if problem:
+        return problem
+    large = [k for k in ("large_entries", "large_assoc", "large_page_size") if k in sec]
+    if large and len(large) != 3:
+        missing = next(k for k in ("large_entries", "large_assoc", "large_page_size")
+                       if k not in sec)
+        return f"[tlb] {missing} is missing (large pages need all three large_ fields)"
+    if large:
+        if sec["large_page_size"] <= sec["page_size"]:
+            return (f"[tlb] large_page_size = {sec['large_page_size']} must be larger than "
+                    f"page_size ({sec['page_size']})")
+        return _table(sec, "large_entries", "large_assoc")
+    return None
+
+
+def tlb_args(hw: HwProfile, syms: Symbols | None) -> list[str]:
+    """The model's TLB arguments ([] without a [tlb] section)."""
+    t = hw.data.get("tlb")
+    if not t:
+        return []
+    args = [f"tlb_page={t['page_size']}"]
+    if t["refill"] == "software":
+        addr = syms.address(TLB_REFILL_SYMBOL) if syms else None
+        if addr is None:
+            raise SetupError(f"profile {hw.name!r}: [tlb] refill = \"software\" needs the "
+                             f"kernel's {TLB_REFILL_SYMBOL!r} symbol (build the kernel first)")
+        return args + ["tlb_software=on", f"tlb_refill_pc={addr:#x}"]
+    args += [f"itlb_entries={t['itlb_entries']}", f"itlb_assoc={t['itlb_assoc']}",
+             f"dtlb_entries={t['dtlb_entries']}", f"dtlb_assoc={t['dtlb_assoc']}",
+             f"tlb_unified={'on' if t.get('unified') else 'off'}",
+             f"tlb_walk_cycles={t['walk_cycles']}"]
+    if "large_entries" in t:
+        args += [f"tlb_large_entries={t['large_entries']}",
+                 f"tlb_large_assoc={t['large_assoc']}",
+                 f"tlb_large_size={t['large_page_size']}"]
+    return args
 
 
 # ------------------------------------------------------------------ the model's arguments
@@ -368,6 +482,9 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
         disk = syms.address(DISK_SYMBOL)
         if disk is not None:
             args += [f"disk_pc={disk:#x}", f"disk_block={block_size()}"]
+        args += tlb_args(hw, syms)
+    elif hw.data.get("tlb", {}).get("refill") == "walk":
+        args += tlb_args(hw, None)
     for a in args:
         if "," in a:
             raise SetupError(f"plugin argument {a!r} contains a comma")
@@ -454,8 +571,19 @@ def emulator_args(hw: HwProfile, machine: Machine, log_path: Path,
 COUNTERS = ("insns", "loads", "stores", "imiss", "dmiss", "dmiss_w", "writebacks", "l2miss",
             "bytes_in", "bytes_out", "traps", "disk", "disk_ns", "stall_cycles",
             "wbuf_cycles", "cycles", "ns")
-# Only where the ISA has them (SPARC's register window traps).
-OPTIONAL_COUNTERS = ("wovf", "wunf")
+# Only where the ISA has them (SPARC's register window traps), or the
+# profile a [tlb] (TLB refills; x86's segment register loads).
+OPTIONAL_COUNTERS = ("wovf", "wunf", "itlb_miss", "dtlb_miss", "segloads")
+TLB_COUNTERS = ("itlb_miss", "dtlb_miss", "segloads")
+
+# Chen et al.'s event counters (shared/papers/004, section 3.2: the
+# Pentium's counters they printed beside every result), by their names,
+# from the model's counters.  None: not modelled on this profile (no [tlb];
+# segment loads: x86 only).
+CHEN_EVENTS = (("cycles", "cycles"), ("instructions", "insns"), ("data_reads", "loads"),
+               ("data_writes", "stores"), ("icache_misses", "imiss"),
+               ("dcache_misses", "dmiss"), ("itlb_misses", "itlb_miss"),
+               ("dtlb_misses", "dtlb_miss"), ("segment_loads", "segloads"))
 
 
 @dataclass
@@ -526,6 +654,21 @@ class Joined:
                 out[k] = self.per_op(k)
         return out
 
+    def events(self, isa: str) -> dict[str, float | None]:
+        """Chen et al.'s event counts per operation, by their names."""
+        return chen_events(self.counters(), isa)
+
+
+def chen_events(per_op: dict[str, float], isa: str) -> dict[str, float | None]:
+    """CHEN_EVENTS from counters per operation; None where not modelled."""
+    out: dict[str, float | None] = {}
+    for name, key in CHEN_EVENTS:
+        if key == "segloads" and isa != "x86":
+            out[name] = None
+        else:
+            out[name] = per_op.get(key)
+    return out
+
 
 def join(results: list[Result], regions: list[Region]) -> list[Joined]:
     """Pair each result, in order, with the first later timed/empty pair whose
@@ -581,6 +724,7 @@ COLUMNS = (("insns", "insns"), ("loads", "loads"), ("stores", "stores"),
            ("cycles", "cycles"), ("stall%", None))
 # Columns for the OPTIONAL_COUNTERS, after "traps", where the records have them.
 WINDOW_COLUMNS = (("w-ovf", "wovf"), ("w-unf", "wunf"))
+TLB_COLUMNS = (("ITLB-miss", "itlb_miss"), ("DTLB-miss", "dtlb_miss"), ("seg-ld", "segloads"))
 
 
 def _cell(v: float) -> str:
@@ -606,9 +750,16 @@ def format_counter_table(profile: str, machine: str, table1_mips: float,
     """format_counters() from (RESULT, counters per operation) pairs, as a
     results file keeps them (`python3 -m harness report`)."""
     columns = list(COLUMNS)
+    notes = []
     if items and all(k in c for _, c in items for _, k in WINDOW_COLUMNS):
         at = [k for _, k in columns].index("traps") + 1
         columns[at:at] = WINDOW_COLUMNS
+        notes.append("w-ovf, w-unf = register window overflow and underflow traps")
+    if items and all(k in c for _, c in items for _, k in TLB_COLUMNS):
+        at = [k for _, k in columns].index("dmiss") + 1
+        columns[at:at] = TLB_COLUMNS
+        notes.append("ITLB-miss, DTLB-miss = TLB refills; seg-ld = segment register loads "
+                     "(x86)")
     header = ["benchmark", *[c for c, _ in columns]]
     rows = []
     for result, c in items:
@@ -629,8 +780,7 @@ def format_counter_table(profile: str, machine: str, table1_mips: float,
     lines += [fmt(r) for r in rows]
     lines.append("(per operation, empty loop subtracted; stall% = memory and disk stall "
                  "cycles / all cycles; B = bytes to/from memory"
-                 + ("; w-ovf, w-unf = register window overflow and underflow traps"
-                    if len(columns) > len(COLUMNS) else "") + ")")
+                 + "".join("; " + n for n in notes) + ")")
     for r, _ in items:
         if r.bench == "mips" and r.net_ns > 0:
             lines.append(f"mips: {mips_rating(r.iters, r.net_ns):.2f} MIPS "

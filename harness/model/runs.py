@@ -118,5 +118,6 @@ def attach_counters(record: report.RunRecord, hw: hwmodel.HwProfile, hw_log: Pat
     record.meta["hwmodel"] = {"profile": record.profile, "log": hw_log.name, "params": hw.data}
     for j in joined:
         record.model[(j.result.bench, j.result.case)] = {
-            "per_op": j.counters(), "timed": j.timed.fields, "empty": j.empty.fields}
+            "per_op": j.counters(), "timed": j.timed.fields, "empty": j.empty.fields,
+            "events": j.events(hw.isa)}
     return joined
