@@ -424,7 +424,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                                                    ta ? ta->a[0] : NULL));
     g_mutex_unlock(&trans_lock);
     if (hw.tlb_counts)                      /* a [tlb] profile only (tlb_hooks.c) */
-        tlb_hooks_trans(tb, n, code, code_len);
+        tlb_hooks_trans(tb, n, code, code_len, ta ? ta->a[0] : NULL);
 
     /* Segments: up to and including each marker, and the rest.  The inline
      * adds go on a segment's first instruction and are registered before any

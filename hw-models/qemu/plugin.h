@@ -12,7 +12,7 @@
 
 #include <qemu-plugin.h>
 
-#include "isa.h"
+#include "model.h"
 
 extern const struct isa *isa;           /* the guest's ISA (isa_*.c) */
 extern const uint8_t *host_base;        /* guest RAM on the host, once known */
@@ -22,7 +22,9 @@ uint64_t read_reg(struct qemu_plugin_register *r);
 /* tlb_hooks.c: called only for a profile with a [tlb] (hw.tlb_counts). */
 void tlb_hooks_install(qemu_plugin_u64 segloads);      /* at install */
 void tlb_hooks_registers(GArray *regs);                /* vcpu 0's, kept */
+/* Each block translated; first_insn: its first instruction's record, when
+ * attributing (else NULL). */
 void tlb_hooks_trans(struct qemu_plugin_tb *tb, size_t n, uint8_t code[][16],
-                     const size_t *code_len);          /* each block translated */
+                     const size_t *code_len, struct attrib_insn *first_insn);
 
 #endif

@@ -53,6 +53,33 @@ static void itlb_cb(unsigned int vcpu, void *ud)
     tlb_fetch((uintptr_t)ud);
 }
 
+/* The same, attributing the walk's stall to the block's first instruction,
+ * as the I-cache's are (attrib= only). */
+struct itlb_attrib {
+    uint64_t va;
+    struct attrib_insn *a;
+};
+
+static void itlb_attrib_cb(unsigned int vcpu, void *ud)
+{
+    const struct itlb_attrib *t = ud;
+    uint64_t stall = tlb_fetch(t->va);
+    if (hw.c->attrib_on)
+        t->a->stall_mcyc += stall;
+}
+
+static void itlb_hook(struct qemu_plugin_tb *tb, uint64_t va, struct attrib_insn *a)
+{
+    if (!a) {
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                             (void *)(uintptr_t)va);
+        return;
+    }
+    struct itlb_attrib *t = g_new(struct itlb_attrib, 1);
+    *t = (struct itlb_attrib){ va, a };
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS, t);
+}
+
 static void tlb_flush_cb(unsigned int vcpu, void *ud)
 {
     tlb_flush();
@@ -94,7 +121,7 @@ static void after_refill_cb(unsigned int vcpu, void *ud)
 }
 
 void tlb_hooks_trans(struct qemu_plugin_tb *tb, size_t n, uint8_t code[][16],
-                     const size_t *code_len)
+                     const size_t *code_len, struct attrib_insn *first_insn)
 {
     uint64_t first = qemu_plugin_tb_vaddr(tb);
     for (size_t i = 0; isa->loads_segment && i < n; i++)
@@ -113,11 +140,9 @@ void tlb_hooks_trans(struct qemu_plugin_tb *tb, size_t n, uint8_t code[][16],
     }
     struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
     uint64_t end = qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last) - 1;
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                         (void *)(uintptr_t)first);
+    itlb_hook(tb, first, first_insn);
     if ((first ^ end) >> __builtin_ctz(hw.p.tlb.page_size))
-        qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                             (void *)(uintptr_t)end);
+        itlb_hook(tb, end, first_insn);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         const char *reg = NULL;
