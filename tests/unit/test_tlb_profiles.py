@@ -135,3 +135,22 @@ def test_counter_table_shows_tlb_columns_only_with_a_tlb():
     head = text.splitlines()[1].split()
     assert head[head.index("D-miss") + 1:head.index("D-miss") + 4] == \
         ["ITLB-miss", "DTLB-miss", "seg-ld"]
+
+
+def test_final_table_leaves_tlb_walks_out_of_exact_rows():
+    """With a [tlb], a memory-read row whose ring is beyond the DTLB's reach
+    (pc-p5: 64 x 4 KB) is a lower bound; within it, still exact."""
+    from harness.bench import finaltable, report
+
+    def line(case, size):
+        return parse_line(f"RESULT bench=memlat case={case} iters=1000 ns=600000 "
+                          f"loop_ns=0 insns=0 loop_insns=0 stride=128 size={size}")
+    run = report.RunRecord(arch="x86", profile="pc-p5", mips=85.0, profile_note="",
+                           results=[line("s128-8k", 8192), line("s128-256k", 256 << 10),
+                                    line("s128-4m", 4 << 20)])
+    kinds = {r.key: r.kind for r in finaltable.final_table(run, hwmodel.load_profile(
+        "pc-p5").data)}
+    assert kinds == {"memlat/s128-8k": "=", "memlat/s128-256k": "=", "memlat/s128-4m": ">="}
+    plain = {r.key: r.kind for r in finaltable.final_table(run, hwmodel.load_profile(
+        "pc-p5", {"tlb": None}).data)}
+    assert plain["memlat/s128-4m"] == "="
