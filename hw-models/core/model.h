@@ -167,6 +167,8 @@ static inline void hw_count_access(bool store)
  * whole segment's cost at its start), taken off the current time.  Each
  * returns the stall it added, in millicycles (for attribution). */
 uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
+/* A 4-byte read of a page-table entry by a TLB walk (tlb.c): as hw_data. */
+uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead);
 /* Instruction fetch, by I-cache line number (paddr >> hw_iline_shift()):
  * one line, or the lines of one translated block (memsys_ifetch_block). */
 uint64_t hw_ifetch(uint64_t line);

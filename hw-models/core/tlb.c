@@ -22,7 +22,7 @@
  *
  * A miss costs a hardware walk: the page-table entries it reads, each a
  * 4-byte load through the data cache and the rest of the memory system
- * (hw_data: so a walk that hits the cache is cheap, one that misses pays
+ * (hw_walk_read, as hw_data: so a walk that hits the cache is cheap, one that misses pays
  * the memory's latency, and the walk's reads show in the D-cache counts
  * and in the address trace), at the physical addresses the front end
  * computes from the root and the page tables themselves (isa->walk); plus
@@ -48,6 +48,14 @@ struct tlb {
     uint64_t root;                      /* the page-table root; 0: paging off */
     uint64_t walk_mcyc;                 /* fixed cost per refill */
     uint64_t level_mcyc;                /* one reference at an unknown address */
+    /* The page of the last data lookup and of the last fetch lookup (page
+     * number + 1; 0: none).  Looking the same page up again finds it most
+     * recently used in its set, and a hit there changes nothing, so it is
+     * answered here without a probe: exact, and most accesses are such.
+     * (Unified, a fetch may reorder a data entry's set, and the other way
+     * round: each lookup forgets the other's.) */
+    uint64_t last_d, last_i;
+    unsigned last_d_shift;
 };
 
 static struct cache *table(uint32_t entries, uint32_t assoc, const char *which,
@@ -99,6 +107,7 @@ const char *tlb_start(void)
 void tlb_flush(void)
 {
     struct tlb *t = hw.tlb;
+    t->last_d = t->last_i = 0;
     cache_flush(t->d);
     if (t->i != t->d)
         cache_flush(t->i);
@@ -132,15 +141,23 @@ static bool refill(struct tlb *t, uint64_t va, uint64_t ahead, unsigned *shift,
     hw.c->stall_mcyc += fixed;
     *stall = fixed;
     for (int k = 0; k < n; k++)
-        *stall += hw_data(pte[k], 4, false, ahead);
+        *stall += hw_walk_read(pte[k], ahead);
     return true;
 }
 
+/* Never inlined: mem_cb calls it only with a [tlb], and inlined there it
+ * would make the per-access path of every profile bigger. */
+__attribute__((noinline))
 uint64_t tlb_data(uint64_t va, uint64_t ahead)
 {
     struct tlb *t = hw.tlb;
     if (!t->root)
         return 0;
+    if (t->last_d && (va >> t->last_d_shift) + 1 == t->last_d) {
+        if (hw.tracing)
+            hw_trace_tlb('D', va, t->last_d_shift);
+        return 0;
+    }
     unsigned shift = t->page_shift;
     uint64_t stall = 0;
     /* probe: a "store" into a no-allocate table finds without filling */
@@ -157,6 +174,10 @@ uint64_t tlb_data(uint64_t va, uint64_t ahead)
             shift = t->page_shift;      /* a large page, held in pieces */
         cache_access(large ? t->large : t->d, va >> shift, false);
     }
+    t->last_d = (va >> shift) + 1;
+    t->last_d_shift = shift;
+    if (t->i == t->d)
+        t->last_i = 0;
     if (hw.tracing)
         hw_trace_tlb('D', va, shift);
     return stall;
@@ -168,13 +189,18 @@ uint64_t tlb_fetch(uint64_t va)
     if (!t->root)
         return 0;
     uint64_t stall = 0;
-    if (!cache_access(t->i, va >> t->page_shift, true).hit) {
+    if (t->last_i == (va >> t->page_shift) + 1) {
+        /* the same page as the last fetch: found, as it was */
+    } else if (!cache_access(t->i, va >> t->page_shift, true).hit) {
         unsigned shift;
         if (!refill(t, va, 0, &shift, &stall))
             return 0;
         hw.c->itlb_miss++;
         cache_access(t->i, va >> t->page_shift, false);
     }
+    t->last_i = (va >> t->page_shift) + 1;
+    if (t->i == t->d)
+        t->last_d = 0;
     if (hw.tracing)
         hw_trace_tlb('I', va, t->page_shift);
     return stall;
