@@ -189,6 +189,11 @@ void tlb_set_root(uint64_t root);       /* a new page-table root: flush */
  * va's page: look it up, walk on a miss; the stall it added. */
 uint64_t tlb_data(uint64_t va, uint64_t ahead);
 uint64_t tlb_fetch(uint64_t va);
+/* Keep the page of the last fetch lookup (+ 1; 0: none) in *slot, where
+ * the front end can skip calling tlb_fetch for that page again (QEMU: a
+ * conditional callback), which is exact: it would be a hit that changes
+ * nothing. */
+void tlb_last_fetch_at(uint64_t *slot);
 
 /* ------------------------------------------------------------ clock.c */
 

@@ -48,14 +48,14 @@ struct tlb {
     uint64_t root;                      /* the page-table root; 0: paging off */
     uint64_t walk_mcyc;                 /* fixed cost per refill */
     uint64_t level_mcyc;                /* one reference at an unknown address */
-    /* The page of the last data lookup and of the last fetch lookup (page
-     * number + 1; 0: none).  Looking the same page up again finds it most
-     * recently used in its set, and a hit there changes nothing, so it is
-     * answered here without a probe: exact, and most accesses are such.
-     * (Unified, a fetch may reorder a data entry's set, and the other way
-     * round: each lookup forgets the other's.) */
-    uint64_t last_d, last_i;
-    unsigned last_d_shift;
+    /* The page last looked up in each table (page number + 1; 0: none).
+     * Looking the same page up again finds it most recently used in its
+     * set, and a hit there changes nothing, so it is answered here without
+     * a probe: exact, and most accesses are such.  (Unified, a fetch may
+     * reorder a data page's set, and the other way round: each lookup
+     * forgets the other's.)  last_i may live where
+     * the front end can test it without calling in (tlb_last_fetch_at). */
+    uint64_t last_d, last_large, *last_i, own_last_i;
 };
 
 static struct cache *table(uint32_t entries, uint32_t assoc, const char *which,
@@ -97,6 +97,7 @@ const char *tlb_start(void)
     }
     if (err)
         return err;
+    t->last_i = &t->own_last_i;
     t->walk_mcyc = (uint64_t)llround(p->walk_cycles * MCYC);
     t->level_mcyc = memsys_ns_to_mcyc(hw.mem, hw.p.mem.mem_latency_ns) +
                     memsys_ns_to_mcyc(hw.mem, hw.p.mem.bus_bytes * 1000.0 / hw.p.mem.mem_mbs);
@@ -107,7 +108,7 @@ const char *tlb_start(void)
 void tlb_flush(void)
 {
     struct tlb *t = hw.tlb;
-    t->last_d = t->last_i = 0;
+    t->last_d = t->last_large = *t->last_i = 0;
     cache_flush(t->d);
     if (t->i != t->d)
         cache_flush(t->i);
@@ -115,6 +116,12 @@ void tlb_flush(void)
         cache_flush(t->large);
     if (hw.tracing)
         hw_trace_tlb('F', 0, 0);
+}
+
+void tlb_last_fetch_at(uint64_t *slot)
+{
+    hw.tlb->last_i = slot;
+    *slot = hw.tlb->own_last_i;
 }
 
 void tlb_set_root(uint64_t root)
@@ -153,31 +160,37 @@ uint64_t tlb_data(uint64_t va, uint64_t ahead)
     struct tlb *t = hw.tlb;
     if (!t->root)
         return 0;
-    if (t->last_d && (va >> t->last_d_shift) + 1 == t->last_d) {
-        if (hw.tracing)
-            hw_trace_tlb('D', va, t->last_d_shift);
-        return 0;
-    }
+    uint64_t small = va >> t->page_shift, big = t->large ? va >> t->large_shift : 0;
     unsigned shift = t->page_shift;
     uint64_t stall = 0;
-    /* probe: a "store" into a no-allocate table finds without filling */
-    if (t->large && cache_access(t->large, va >> t->large_shift, true).hit) {
+    /* A page is in one table only, so the order of the probes does not
+     * matter; each is a "store" into a no-allocate table: it finds, and
+     * makes most recently used, without filling. */
+    if (small + 1 == t->last_d) {
+        /* the last data page: found, as it was */
+    } else if (t->large && big + 1 == t->last_large) {
         shift = t->large_shift;
-    } else if (!cache_access(t->d, va >> t->page_shift, true).hit) {
+    } else if (cache_access(t->d, small, true).hit) {
+        t->last_d = small + 1;
+    } else if (t->large && cache_access(t->large, big, true).hit) {
+        t->last_large = big + 1;
+        shift = t->large_shift;
+    } else {
         if (!refill(t, va, ahead, &shift, &stall))
             return 0;
         hw.c->dtlb_miss++;
-        bool large = t->large && shift >= t->large_shift;
-        if (large)
+        if (t->large && shift >= t->large_shift) {
             shift = t->large_shift;
-        else if (shift > t->page_shift)
-            shift = t->page_shift;      /* a large page, held in pieces */
-        cache_access(large ? t->large : t->d, va >> shift, false);
+            cache_access(t->large, big, false);
+            t->last_large = big + 1;
+        } else {
+            shift = t->page_shift;      /* a large page without a large TLB: in pieces */
+            cache_access(t->d, small, false);
+            t->last_d = small + 1;
+        }
     }
-    t->last_d = (va >> shift) + 1;
-    t->last_d_shift = shift;
-    if (t->i == t->d)
-        t->last_i = 0;
+    if (t->i == t->d)                   /* unified: a fetch's set order may be changed */
+        *t->last_i = 0;
     if (hw.tracing)
         hw_trace_tlb('D', va, shift);
     return stall;
@@ -189,7 +202,7 @@ uint64_t tlb_fetch(uint64_t va)
     if (!t->root)
         return 0;
     uint64_t stall = 0;
-    if (t->last_i == (va >> t->page_shift) + 1) {
+    if (*t->last_i == (va >> t->page_shift) + 1) {
         /* the same page as the last fetch: found, as it was */
     } else if (!cache_access(t->i, va >> t->page_shift, true).hit) {
         unsigned shift;
@@ -198,7 +211,7 @@ uint64_t tlb_fetch(uint64_t va)
         hw.c->itlb_miss++;
         cache_access(t->i, va >> t->page_shift, false);
     }
-    t->last_i = (va >> t->page_shift) + 1;
+    *t->last_i = (va >> t->page_shift) + 1;
     if (t->i == t->d)
         t->last_d = 0;
     if (hw.tracing)

@@ -21,7 +21,7 @@ uint64_t read_reg(struct qemu_plugin_register *r);
 
 /* tlb_hooks.c: called only for a profile with a [tlb] (hw.tlb_counts). */
 void tlb_hooks_install(qemu_plugin_u64 segloads);      /* at install */
-void tlb_hooks_registers(GArray *regs);                /* vcpu 0's, kept */
+void tlb_hooks_registers(GArray *regs);                /* at vcpu 0's init; kept */
 /* Each block translated; first_insn: its first instruction's record, when
  * attributing (else NULL). */
 void tlb_hooks_trans(struct qemu_plugin_tb *tb, size_t n, uint8_t code[][16],

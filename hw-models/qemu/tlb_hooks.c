@@ -68,16 +68,25 @@ static void itlb_attrib_cb(unsigned int vcpu, void *ud)
         t->a->stall_mcyc += stall;
 }
 
+/* The lookup is called only when the block's page is not the page of the
+ * last fetch lookup (e_last_ipage, kept by tlb.c: tlb_last_fetch_at): a
+ * comparison QEMU makes inline, as most blocks run on the page before. */
+static struct qemu_plugin_scoreboard *last_ipage;
+static qemu_plugin_u64 e_last_ipage;
+
 static void itlb_hook(struct qemu_plugin_tb *tb, uint64_t va, struct attrib_insn *a)
 {
+    uint64_t page = (va >> __builtin_ctz(hw.p.tlb.page_size)) + 1;
     if (!a) {
-        qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                             (void *)(uintptr_t)va);
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, itlb_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                                  QEMU_PLUGIN_COND_NE, e_last_ipage, page,
+                                                  (void *)(uintptr_t)va);
         return;
     }
     struct itlb_attrib *t = g_new(struct itlb_attrib, 1);
     *t = (struct itlb_attrib){ va, a };
-    qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS, t);
+    qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, itlb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                              QEMU_PLUGIN_COND_NE, e_last_ipage, page, t);
 }
 
 static void tlb_flush_cb(unsigned int vcpu, void *ud)
@@ -163,6 +172,8 @@ void tlb_hooks_trans(struct qemu_plugin_tb *tb, size_t n, uint8_t code[][16],
 void tlb_hooks_registers(GArray *regs)
 {
     cpu_regs = regs;
+    /* (a scoreboard has its memory once the vcpu exists, not at install) */
+    tlb_last_fetch_at(qemu_plugin_scoreboard_find(last_ipage, 0));
 }
 
 void tlb_hooks_install(qemu_plugin_u64 segloads)
@@ -173,5 +184,7 @@ void tlb_hooks_install(qemu_plugin_u64 segloads)
     if (hw.tlb) {
         hw.walk = isa->walk ? walk : NULL;
         hw.walk_levels = isa->walk_levels;
+        last_ipage = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+        e_last_ipage = qemu_plugin_scoreboard_u64(last_ipage);
     }
 }
