@@ -14,8 +14,12 @@ source tools/gdb/console.py
 # stop-in PROG LOCATION: a breakpoint that stops only while program PROG is
 # the current process.  Every program is linked at the same addresses, so
 # a plain `break getpid.c:main` stops in whichever program runs there.
+# An interrupt taken in the idle loop (the console's, now that the kernel
+# takes keys while a shell waits in read()) has no current process: the
+# test of curproc keeps the condition from reading through a null pointer,
+# which gdb reports as an error and stops on.
 define stop-in
-  break $arg1 if $_streq(curproc->name, "$arg0")
+  break $arg1 if curproc != 0 && $_streq(curproc->name, "$arg0")
 end
 document stop-in
 stop-in PROGRAM LOCATION: break at LOCATION only while PROGRAM is the current
