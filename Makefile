@@ -79,8 +79,9 @@ KERNEL_PORT := main console printf string kalloc vm proc priv sched syscall \
                sysproc file pipe select exec \
                ramdisk bio writeback fs inode dir sysfile fsck
 # Per-ISA code: ARCH_KERNEL_SRCS from arch.mk (C and assembly files).
-# Demand paging (paging.c, and the ISA's pagefault.c) is linked last, after
-# libgcc even, so that adding it moved none of the kernel's code or data: the
+# Demand paging (paging.c, and the ISA's pagefault.c) and copy-on-write fork
+# (cow.c) are linked last, after libgcc even, so that adding them moved none
+# of the kernel's code or data: the
 # paper suite's results under a cache model depend on where they lie
 # (paging.c, "Placement").
 
@@ -89,7 +90,11 @@ KERNEL_CFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Ikernel/port -Ikernel/dev -I
 KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/port/%.o,$(KERNEL_PORT)) \
                $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_KERNEL_SRCS))) \
                $(BUILD)/kernel/port/fsimage.o
-KERNEL_LATE_OBJS := $(BUILD)/kernel/port/paging.o $(BUILD)/kernel/arch/$(ARCH)/pagefault.o
+KERNEL_LATE_OBJS := $(BUILD)/kernel/port/paging.o $(BUILD)/kernel/port/cow.o \
+                    $(BUILD)/kernel/arch/$(ARCH)/pagefault.o
+# cow.c for size, not speed: it must fit in the room the late code has
+# before the next page on every ISA (kernel/port/cow.c, "Placement").
+$(BUILD)/kernel/port/cow.o: KERNEL_CFLAGS += -Os
 
 $(BUILD)/kernel/%.o: kernel/%.c $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)

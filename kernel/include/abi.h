@@ -94,8 +94,10 @@ struct dirent {
                                  * user pages allocated from now on; returns the
                                  * old one.  (Not the file system's, but this is
                                  * the call for the kernel's knobs.)  Or a
-                                 * PAGING_* mode (when pages are allocated),
-                                 * returning the old mode, or a PAGING_ query. */
+                                 * PAGING_* mode (when pages are allocated) or
+                                 * FORK_* mode (what fork does with them),
+                                 * returning the old mode, or a PAGING_ or
+                                 * FORK_ query. */
 #define FSCTL_REPAIR  6         /* as FSCTL_FSCK, then repair what it can
                                  * (fsck -y): returns, and fills in, the
                                  * problems left                              */
@@ -113,6 +115,17 @@ struct dirent {
 #define PAGING_MODE     32      /* query: the paging mode now                 */
 #define PAGING_FAULTS   33      /* query: page faults served since boot       */
 #define PAGING_MYFAULTS 34      /* query: ... of them, for the calling process */
+
+/* Fork modes (kernel/port/cow.c), set by FSCTL_PAGEPOLICY for the forks
+ * from then on, and the queries it answers. */
+#define FORK_COPY       18      /* fork copies every user page (the default)  */
+#define FORK_COW        19      /* fork shares them, copy-on-write            */
+#define FORK_MODE       35      /* query: the fork mode now                   */
+#define FORK_COPIES     36      /* query: user pages copied since boot, by fork
+                                 * or by a write to a shared page (counted
+                                 * from the first time FORK_COW is set)       */
+#define FORK_COWFAULTS  37      /* query: writes to shared pages served since
+                                 * boot (a copy, or the last sharer's takeover) */
 
 /* Write policies (kernel/port/writeback.c). */
 #define POLICY_SYNC         0   /* UNIX: metadata written at once, data on close */

@@ -140,7 +140,7 @@ int exec(const char *path, char **argv)
     strncpy_safe(p->name, base, sizeof p->name);
     arch_user_enter(p->tf, entry, sp, argc, uargv);
     arch_pt_activate(pt);
-    uvm_destroy(old, oldbrk);
+    cow_destroy(old, oldbrk);                  /* cow.c: a shared page may stay */
     sched_timer_reset();                       /* see sched.c: determinism */
     return argc;                               /* lands in the first argument register */
 }

@@ -67,7 +67,16 @@ extern int paging_mode;               /* PAGING_EAGER or PAGING_DEMAND (abi.h) *
 int   vm_fault(uaddr va, int access); /* 0: page mapped, retry; <0: not the process's */
 int   heap_grow(pagetable_t pt, uaddr from, uaddr to, int perm);  /* sbrk: uvm_grow or nothing */
 int   stack_grow(pagetable_t pt, uaddr from, uaddr to, int perm); /* exec: all or the top page */
-int   page_policy(int p);             /* FSCTL_PAGEPOLICY: PAGES_*, PAGING_* (abi.h) */
+int   page_policy(int p);             /* FSCTL_PAGEPOLICY: PAGES_*, PAGING_*, FORK_* (abi.h) */
+
+/* cow.c: copy-on-write fork.  fork, exit, exec and sbrk call these where
+ * they called uvm_copy, uvm_destroy and uvm_shrink; vm_fault calls
+ * cow_fault for a write to a page that is mapped. */
+int   fork_copy(pagetable_t from, pagetable_t to, uaddr start, uaddr end);
+void  cow_destroy(pagetable_t pt, uaddr brk);
+void  cow_shrink(pagetable_t pt, uaddr from, uaddr to);
+int   cow_fault(pagetable_t pt, uaddr va);   /* 0: the page is writable now */
+int   fork_policy(int p);             /* FSCTL_PAGEPOLICY's FORK_* values */
 
 /* proc.c and sched.c */
 extern struct proc *curproc;

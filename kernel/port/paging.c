@@ -130,6 +130,8 @@ int page_policy(int p)
     case PAGING_MODE:     return paging_mode;
     case PAGING_FAULTS:   return (int)faults_total;
     case PAGING_MYFAULTS: return (int)proc_faults(curproc);
+    case FORK_COPY: case FORK_COW: case FORK_MODE: case FORK_COPIES:
+    case FORK_COWFAULTS:  return fork_policy(p);   /* cow.c */
     default:              return kalloc_policy(p);
     }
 }
@@ -149,7 +151,8 @@ int vm_fault(uaddr va, int access)
         return -EFAULT;
     va = PGROUNDDOWN(va);
     if (arch_pt_lookup(p->pagetable, va, 0))
-        return -EFAULT;                  /* mapped: a protection fault     */
+        return cow_fault(p->pagetable, va);  /* mapped: a write to a shared
+                                              * page (cow.c), or refused  */
     void *page = kalloc_user(va);        /* zeroed                         */
     if (!page)
         return -ENOMEM;

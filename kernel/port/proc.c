@@ -79,7 +79,7 @@ static struct proc *proc_alloc(void)
 static void proc_free(struct proc *p)
 {
     if (p->pagetable)
-        uvm_destroy(p->pagetable, p->brk);
+        cow_destroy(p->pagetable, p->brk);   /* cow.c */
     p->pagetable = 0;
     p->state = UNUSED;
     kstats.nproc--;
@@ -108,9 +108,9 @@ int proc_fork(void)
         return -EAGAIN;
     child->pagetable = arch_pt_create();
     if (!child->pagetable ||
-        uvm_copy(parent->pagetable, child->pagetable, USER_BASE, parent->brk) < 0 ||
-        uvm_copy(parent->pagetable, child->pagetable, USTACK_TOP - USTACK_SIZE, USTACK_TOP) < 0) {
-        /* uvm_destroy frees whatever part of the copy was made. */
+        fork_copy(parent->pagetable, child->pagetable, USER_BASE, parent->brk) < 0 ||
+        fork_copy(parent->pagetable, child->pagetable, USTACK_TOP - USTACK_SIZE, USTACK_TOP) < 0) {
+        /* cow_destroy frees whatever part of the copy was made. */
         child->brk = parent->brk;
         proc_free(child);
         return -ENOMEM;

@@ -34,7 +34,7 @@ int32 sys_sbrk(const uint32 *arg)
     } else if (incr < 0) {
         if (new > old || new < USER_BASE)
             return -EINVAL;
-        uvm_shrink(p->pagetable, new, old);
+        cow_shrink(p->pagetable, new, old);   /* cow.c */
     }
     p->brk = new;
     return (int32)old;
