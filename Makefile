@@ -118,7 +118,7 @@ GUEST_LIB  := printf string malloc stdlib bench test fsutil
 GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
               ls mkdir rm fsck policy \
               readcache openclose createdelete andrew cc ld mrun measure
-GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect
+GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow
 GUEST_TESTS += $(ARCH_GUEST_TESTS)   # one ISA's own: guests/tests/<isa>/ (its arch.mk)
 
 GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include

@@ -19,7 +19,8 @@
  *   measure timer   [-n N]    bench=timer    cases clock, loop
  *   measure call    [-n N]    bench=call     cases a0 .. a7
  *   measure syscall [-n N]    bench=syscall  cases getpid, dup2
- *   measure proc    [-n N]    bench=proc     cases forkexit, forkexec, exec
+ *   measure proc    [-n N]    bench=proc     cases forkexit, forkexec,
+ *                                            forkexit-cow, forkexec-cow, exec
  *   measure memlat  [-n REFS] bench=memlat   cases s128-512 .. s128-4m, s4-512 .. s4-4m
  *                   [-s STRIDE] [-f] [-p list|coloured|random]  (Figure 4: cmd_memlat)
  *   measure membw   [-n PASSES] bench=membw  cases read, write
@@ -286,8 +287,44 @@ static void exec_link(uint32_t left, uint32_t n, uint64_t ns, uint64_t insns)
     report("proc", "exec", n, 0, &t, &e, 0);
 }
 
+/* The kernel's fork mode, or a fork count (fsctl FSCTL_PAGEPOLICY with a
+ * FORK_* value: kernel/port/cow.c). */
+static int fork_mode(int what)
+{
+    int r = fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)what);
+    if (r < 0)
+        die("fsctl PAGEPOLICY (fork)");
+    return r;
+}
+
+/* forkexit or forkexec again, under copy-on-write fork.  The RESULT line
+ * adds the user pages the kernel copied over the timed span (by a write
+ * to a shared page: the parent's stack after each fork, the child's before
+ * exec), copies=N, and the writes to shared pages it served, cowfaults=N. */
+static void proc_cow(uint32_t n, int run_nop, const char *name, int k)
+{
+    struct span t, e;
+    char extra[48];
+    int old = fork_mode(FORK_COW);
+    for (int i = 0; i < 5; i++)
+        spawn(run_nop);
+    int c0 = fork_mode(FORK_COPIES), f0 = fork_mode(FORK_COWFAULTS);
+    span_begin(&t, BENCH_TIMED(k));
+    for (uint32_t i = 0; i < n; i++) {
+        spawn(run_nop);
+        asm volatile("" : : "r"(i));
+    }
+    span_end(&t, BENCH_TIMED(k));
+    int c1 = fork_mode(FORK_COPIES), f1 = fork_mode(FORK_COWFAULTS);
+    fork_mode(old);
+    empty_loop(&e, k, n);
+    snprintf(extra, sizeof extra, "copies=%d cowfaults=%d", c1 - c0, f1 - f0);
+    report("proc", name, n, 0, &t, &e, extra);
+}
+
 /* 002, 1d (ii): process creation as fork, exit and wait; Chen's Exec as
- * fork, exec of a trivial program, exit and wait; and exec alone. */
+ * fork, exec of a trivial program, exit and wait; both again under
+ * copy-on-write fork; and exec alone. */
 static void cmd_proc(uint32_t n)
 {
     struct span t, e;
@@ -312,6 +349,9 @@ static void cmd_proc(uint32_t n)
     span_end(&t, BENCH_TIMED(2));
     empty_loop(&e, 2, n);
     report("proc", "forkexec", n, 0, &t, &e, 0);
+
+    proc_cow(n, 0, "forkexit-cow", 4);
+    proc_cow(n, 1, "forkexec-cow", 5);
 
     /* The chain warms up in the forkexec case above (same file, same
      * image); it starts its span here and never comes back. */

@@ -13,6 +13,10 @@
  *                                 started from then on (kernel/port/paging.c);
  *                                 prints a second line, paging=MODE faults=N
  *                                 (page faults served since boot)
+ *   policy -fork copy|cow         what fork does with the parent's pages:
+ *                                 copy them, or share them copy-on-write
+ *                                 (kernel/port/cow.c); prints a line
+ *                                 fork=MODE copies=N cowfaults=N
  *
  * Options combine; the settings are printed after any change, as
  *   policy=sync age_ms=30000 cache=2048 cache_max=4096 disk=0,0,0,0
@@ -25,7 +29,7 @@ static void usage(void)
 {
     fprintf(2, "usage: policy [sync|delayed|writethrough] [-age MS] [-cache BLOCKS]\n"
                "              [-disk OVERHEAD_NS SEEK_NS ROTATION_NS KB_PER_S]\n"
-               "              [-paging eager|demand]\n");
+               "              [-paging eager|demand] [-fork copy|cow]\n");
     exit(2);
 }
 
@@ -40,6 +44,7 @@ int main(int argc, char *argv[])
 {
     struct fsconf c;
     int paging = -1;                    /* PAGING_*, if -paging was given */
+    int fork = -1;                      /* FORK_*, if -fork was given */
     if (fsctl(FSCTL_GETCONF, &c) < 0) {
         fprintf(2, "policy: %s\n", strerror(errno));
         return 1;
@@ -62,6 +67,14 @@ int main(int argc, char *argv[])
                 paging = PAGING_DEMAND;
             else
                 usage();
+        } else if (strcmp(argv[i], "-fork") == 0 && i + 1 < argc) {
+            i++;
+            if (strcmp(argv[i], "copy") == 0)
+                fork = FORK_COPY;
+            else if (strcmp(argv[i], "cow") == 0)
+                fork = FORK_COW;
+            else
+                usage();
         } else if (policy_by_name(argv[i]) >= 0) {
             c.policy = (unsigned)policy_by_name(argv[i]);
         } else {
@@ -70,6 +83,10 @@ int main(int argc, char *argv[])
     }
     if (paging >= 0 && fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)paging) < 0) {
         fprintf(2, "policy: paging: %s\n", strerror(errno));
+        return 1;
+    }
+    if (fork >= 0 && fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)fork) < 0) {
+        fprintf(2, "policy: fork: %s\n", strerror(errno));
         return 1;
     }
     if (argc > 1 && (fsctl(FSCTL_SETCONF, &c) < 0 || fsctl(FSCTL_GETCONF, &c) < 0)) {
@@ -83,5 +100,10 @@ int main(int argc, char *argv[])
         printf("paging=%s faults=%d\n",
                fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_MODE) == PAGING_DEMAND ? "demand" : "eager",
                fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_FAULTS));
+    if (fork >= 0)
+        printf("fork=%s copies=%d cowfaults=%d\n",
+               fsctl(FSCTL_PAGEPOLICY, (void *)FORK_MODE) == FORK_COW ? "cow" : "copy",
+               fsctl(FSCTL_PAGEPOLICY, (void *)FORK_COPIES),
+               fsctl(FSCTL_PAGEPOLICY, (void *)FORK_COWFAULTS));
     return 0;
 }
