@@ -274,6 +274,14 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
         "a trap: entry and return")
     add("proc", "forkexit", "process creation: fork, exit, wait", "002 1d", ">=", 3 * trap,
         "three traps; the copy of the image is software here")
+    # Under copy-on-write fork each write to a shared page is one more trap
+    # (a page fault); the kernel counts them over the timed loop.
+    for case, op, traps in (("forkexit-cow", "fork, exit, wait; copy-on-write fork", 3),
+                            ("forkexec-cow", "fork, exec, exit, wait; copy-on-write fork", 4)):
+        r = run.result("proc", case)
+        faults = _extra(r, "cowfaults") / r.iters if r is not None and r.iters else 0.0
+        add("proc", case, op, "002 1d; 004 4.3", ">=", (traps + faults) * trap,
+            f"{traps} traps and {faults:.1f} write faults on shared pages")
     add("proc", "exec", "exec of a trivial program", "004 4.3", ">=", trap, "one trap")
     add("proc", "forkexec", "fork, exec, exit, wait (Chen's Exec)", "004 4.3", ">=",
         4 * trap, "four traps")

@@ -107,7 +107,10 @@ MEASURE_BENCHMARKS: tuple[Benchmark, ...] = (
               in_suite=False, paper="002 1b"),
     Benchmark("syscall", ("getpid", "dup2"), 60, command="measure syscall", in_suite=False,
               paper="002 1c; 004 4.2"),
-    Benchmark("proc", ("forkexit", "forkexec", "exec"), 120, command="measure proc",
+    # forkexit-cow and forkexec-cow: under copy-on-write fork
+    # (kernel/port/cow.c), which it turns on for them and off again.
+    Benchmark("proc", ("forkexit", "forkexec", "forkexit-cow", "forkexec-cow", "exec"), 120,
+              command="measure proc",
               in_suite=False, paper="002 1d; 004 4.3"),
     Benchmark("memlat", tuple(memlat_case(st, sz) for st in MEMLAT_STRIDES
                               for sz in MEMLAT_SIZES), 300,
