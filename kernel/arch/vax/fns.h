@@ -23,6 +23,9 @@ void *dev_va(paddr pa);                 /* a device register's kernel address */
 void timer_init(void);
 void timer0_intr(void);
 void timer1_intr(void);
+int timer_deadline_set(void);
+uint64 timer_idle_begin(void);
+void timer_idle_end(uint64 began, int had_deadline);
 
 /* cons.c: the console */
 void cons_init(void);

@@ -32,14 +32,18 @@ void arch_intr_off(void) { mtpr(IPL_HIGH, PR_IPL); }
 void arch_idle(void)
 {
     /* The VAX has no wait-for-interrupt instruction: lower the IPL and
-     * spin until an interrupt has been handled.  Each turn of the loop is
-     * a few instructions of (deterministic) guest time. */
+     * spin until an interrupt has been handled.  The spins must not count
+     * as time (their number is the host's typing speed): timer.c moves
+     * the clock to the deadline first, or puts it back afterwards. */
     volatile uint32 *count = &kstats.interrupts;
     uint32 seen = *count;
+    int had_deadline = timer_deadline_set();
+    uint64 began = timer_idle_begin();
     mtpr(0, PR_IPL);
     while (*count == seen)
         ;
     mtpr(IPL_HIGH, PR_IPL);
+    timer_idle_end(began, had_deadline);
 }
 
 void arch_halt(void)

@@ -14,6 +14,15 @@
  * the same deterministic clock as QEMU's -icount shift=0 on the other
  * ISAs.  (Stock SIMH counts instructions only for intervals under 10000,
  * and calibrates longer ones against the host's clock.)
+ *
+ * Idling (timer_idle_begin/end, from arch_idle): the VAX has no wait
+ * instruction, so the idle loop spins, and the spins would count: the
+ * clock when a program starts would depend on how long the host took to
+ * type its command, and with it every absolute time the program sees (an
+ * inode's times, the write-back flusher's alarm).  So the clock does what
+ * QEMU's -icount does for an idle CPU on the other ISAs: with a deadline
+ * set it jumps straight to it, without one it stands still until the
+ * interrupt that ends the idling.
  */
 #include "kernel.h"
 #include "vax.h"
@@ -81,4 +90,39 @@ void timer1_intr(void)
     }
     deadline = 0;
     clock_tick();
+}
+
+/* Set the clock (timer 0) to t: TIR from TNIR, and TNIR back to 0 for its
+ * wraps.  Clearing DONE drops a wrap not yet counted: clock_wraps is set. */
+static void clock_set(uint64 t)
+{
+    SSC(SSC_TNIR(0)) = (uint32)t;
+    SSC(SSC_TCR(0)) = TCR_DONE | TCR_XFR | TCR_IE | TCR_RUN;
+    SSC(SSC_TNIR(0)) = 0;
+    clock_wraps = (uint32)(t >> 32);
+}
+
+/* The idle loop is about to spin: with a deadline set, move the clock to
+ * it (timer 1 then fires an instruction later).  Returns the clock. */
+uint64 timer_idle_begin(void)
+{
+    uint64 now = arch_time_ns();
+    if (deadline && deadline > now) {
+        clock_set(deadline);
+        arch_timer_set(deadline);
+    }
+    return now;
+}
+
+/* The idling is over.  Without a deadline (waiting for a key) the spin
+ * took no time: back to where the clock stood. */
+void timer_idle_end(uint64 began, int had_deadline)
+{
+    if (!had_deadline && !deadline)
+        clock_set(began);
+}
+
+int timer_deadline_set(void)
+{
+    return deadline != 0;
 }
