@@ -13,6 +13,11 @@
  *                                 started from then on (kernel/port/paging.c);
  *                                 prints a second line, paging=MODE faults=N
  *                                 (page faults served since boot)
+ *   policy -pages list|coloured|random
+ *                                 the page-allocation policy for the pages
+ *                                 allocated from then on (kernel/port/kalloc.c;
+ *                                 Chen et al.'s Figure 4); prints a line
+ *                                 pages=NEW was=OLD
  *   policy -fork copy|cow         what fork does with the parent's pages:
  *                                 copy them, or share them copy-on-write
  *                                 (kernel/port/cow.c); prints a line
@@ -29,7 +34,8 @@ static void usage(void)
 {
     fprintf(2, "usage: policy [sync|delayed|writethrough] [-age MS] [-cache BLOCKS]\n"
                "              [-disk OVERHEAD_NS SEEK_NS ROTATION_NS KB_PER_S]\n"
-               "              [-paging eager|demand] [-fork copy|cow]\n");
+               "              [-paging eager|demand] [-pages list|coloured|random]\n"
+               "              [-fork copy|cow]\n");
     exit(2);
 }
 
@@ -45,6 +51,10 @@ int main(int argc, char *argv[])
     struct fsconf c;
     int paging = -1;                    /* PAGING_*, if -paging was given */
     int fork = -1;                      /* FORK_*, if -fork was given */
+    int pages = -1, was = -1;           /* PAGES_*, if -pages was given; the old one */
+    static const char *const page_policies[] = {
+        [PAGES_LIST] = "list", [PAGES_COLOURED] = "coloured", [PAGES_RANDOM] = "random",
+    };
     if (fsctl(FSCTL_GETCONF, &c) < 0) {
         fprintf(2, "policy: %s\n", strerror(errno));
         return 1;
@@ -67,6 +77,13 @@ int main(int argc, char *argv[])
                 paging = PAGING_DEMAND;
             else
                 usage();
+        } else if (strcmp(argv[i], "-pages") == 0 && i + 1 < argc) {
+            i++;
+            for (int p = 0; p < 3; p++)
+                if (strcmp(argv[i], page_policies[p]) == 0)
+                    pages = p;
+            if (pages < 0)
+                usage();
         } else if (strcmp(argv[i], "-fork") == 0 && i + 1 < argc) {
             i++;
             if (strcmp(argv[i], "copy") == 0)
@@ -85,6 +102,10 @@ int main(int argc, char *argv[])
         fprintf(2, "policy: paging: %s\n", strerror(errno));
         return 1;
     }
+    if (pages >= 0 && (was = fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)pages)) < 0) {
+        fprintf(2, "policy: pages: %s\n", strerror(errno));
+        return 1;
+    }
     if (fork >= 0 && fsctl(FSCTL_PAGEPOLICY, (void *)(uintptr_t)fork) < 0) {
         fprintf(2, "policy: fork: %s\n", strerror(errno));
         return 1;
@@ -100,6 +121,9 @@ int main(int argc, char *argv[])
         printf("paging=%s faults=%d\n",
                fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_MODE) == PAGING_DEMAND ? "demand" : "eager",
                fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_FAULTS));
+    if (pages >= 0)
+        printf("pages=%s was=%s\n", page_policies[pages],
+               was < 3 ? page_policies[was] : "?");
     if (fork >= 0)
         printf("fork=%s copies=%d cowfaults=%d\n",
                fsctl(FSCTL_PAGEPOLICY, (void *)FORK_MODE) == FORK_COW ? "cow" : "copy",

@@ -89,3 +89,17 @@ def test_eager_is_the_default_and_maps_before_use(boot):
     run = checks.run_check(g, "t_efault", timeout=TIMEOUT)
     assert run.summary is not None and run.summary.failed == 0
     assert _paging(g, "eager") == ("eager", 0)   # its heap pages were all mapped
+
+
+def test_page_allocation_policy_is_selectable_and_reads_back(boot):
+    """`policy -pages` sets the page-allocation policy (kernel/port/kalloc.c)
+    for the pages allocated from then on and says which one it replaced: a
+    fresh boot allocates from the free list's head; what was set is what
+    the next change reports it replaced."""
+    g = boot()
+    said = lambda cmd: [l for l in g.run(cmd, timeout=TIMEOUT).lines     # noqa: E731
+                        if l.startswith("pages=")]
+    assert said("policy -pages random") == ["pages=random was=list"]
+    assert said("policy -pages coloured") == ["pages=coloured was=random"]
+    assert said("policy -pages list") == ["pages=list was=coloured"]
+    assert g.run("policy -pages striped", timeout=TIMEOUT).lines[0].startswith("usage: policy")
