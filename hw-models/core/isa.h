@@ -111,6 +111,12 @@ struct isa {
     /* x86: instructions that load a segment register (Chen et al.'s event
      * counter); NULL elsewhere. */
     bool (*loads_segment)(const uint8_t *insn, size_t len);
+    /* Instructions that may change where virtual addresses go: a write to a
+     * page-table base or another MMU register, a TLB flush or write.  The
+     * QEMU plugin keeps data accesses' physical addresses per page and
+     * forgets them at each of these (plugin.c); a decoder may name more
+     * than needed, never fewer.  NULL: the plugin asks QEMU at every access. */
+    bool (*remaps)(const uint8_t *insn, size_t len);
 };
 
 extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips, isa_sparc, isa_vax;

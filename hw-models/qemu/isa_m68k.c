@@ -100,6 +100,18 @@ static int walk(uint64_t root, uint64_t va, uint32_t (*read32)(uint64_t pa),
     return 3;
 }
 
+/* What may change where an address goes (isa.h): movec to a control
+ * register (URP and SRP, the page-table roots, TC, the translation
+ * control), and the MMU instructions: the 68040's pflush and ptest
+ * (f5xx), the 68030's pmove and pflush (f0xx). */
+static bool remaps(const uint8_t *insn, size_t len)
+{
+    if (len < 2)
+        return false;
+    uint16_t op = (uint16_t)(insn[0] << 8 | insn[1]);
+    return op == 0x4e7b || (op & 0xff00) == 0xf500 || (op & 0xff00) == 0xf000;
+}
+
 const struct isa isa_m68k = {
     .name = "m68k",
     .classify = classify,
@@ -111,4 +123,5 @@ const struct isa isa_m68k = {
     .mmu_op = mmu_op,
     .walk = walk,
     .walk_levels = 3,
+    .remaps = remaps,
 };

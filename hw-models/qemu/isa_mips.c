@@ -95,6 +95,14 @@ static enum marker marker(const uint8_t *insn, size_t len)
     return marker_of(word(insn) & 0xffff);
 }
 
+/* What may change where an address goes (isa.h): every coprocessor 0
+ * instruction but mfc0: mtc0 (EntryHi's ASID, Status), the TLB's tlbwi,
+ * tlbwr, tlbr, tlbp, and eret. */
+static bool remaps(const uint8_t *insn, size_t len)
+{
+    return len == 4 && (word(insn) >> 26) == 0x10 && ((word(insn) >> 21) & 0x1f) != 0;
+}
+
 static const int arg_regnum[3] = { 4, 5, 6 };      /* gdb numbers of a0-a2 */
 
 const struct isa isa_mips = {
@@ -107,4 +115,5 @@ const struct isa isa_mips = {
     .stack_reg = NULL,                  /* C arguments in a0-a3 */
     .big_endian = false,
     .restarts = restarts,
+    .remaps = remaps,
 };

@@ -151,6 +151,21 @@ static int walk(uint64_t root, uint64_t va, uint32_t (*read32)(uint64_t pa),
     return 2;
 }
 
+/* What may change where an address goes (isa.h): SYSTEM-opcode instructions
+ * with funct3 0 (sfence.vma, and the returns sret and mret) but ecall,
+ * ebreak and wfi; and CSR instructions on satp (the page-table root) or on
+ * sstatus and mstatus (SUM, MPRV: whose mapping loads and stores use). */
+static bool remaps(const uint8_t *insn, size_t len)
+{
+    if (len != 4 || (word(insn) & 0x7f) != 0x73)
+        return false;
+    uint32_t w = word(insn);
+    if (((w >> 12) & 7) == 0)
+        return w != 0x00000073 && w != 0x00100073 && w != 0x10500073;
+    unsigned csr = w >> 20;
+    return csr == 0x180 || csr == 0x100 || csr == 0x300;
+}
+
 const struct isa isa_riscv = {
     .name = "riscv",
     .classify = classify,
@@ -162,4 +177,5 @@ const struct isa isa_riscv = {
     .mmu_op = mmu_op,
     .walk = walk,
     .walk_levels = 2,
+    .remaps = remaps,
 };

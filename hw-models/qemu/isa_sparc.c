@@ -113,6 +113,17 @@ static bool restarts(const uint8_t *insn, size_t len)
     return OP(w) == 2 && (OP3(w) == 0x3c || OP3(w) == 0x3d);
 }
 
+/* What may change where an address goes (isa.h): a store to an alternate
+ * space (sta stba stha stda, ldstuba, swapa), which is how the SRMMU's
+ * registers are written and its TLB flushed (ASIs 0x18, 0x19 on the LEON3). */
+static bool remaps(const uint8_t *insn, size_t len)
+{
+    if (len != 4 || OP(word(insn)) != 3)
+        return false;
+    unsigned op3 = OP3(word(insn));
+    return (op3 >= 0x14 && op3 <= 0x17) || op3 == 0x1d || op3 == 0x1f;
+}
+
 static const int arg_regnum[3] = { 8, 9, 10 };     /* gdb numbers of %o0-%o2 */
 static const int in_regnum[3] = { 24, 25, 26 };     /* ... and of %i0-%i2 */
 
@@ -134,4 +145,5 @@ const struct isa isa_sparc = {
     .restarts = restarts,
     .stack_reg = NULL,
     .big_endian = true,
+    .remaps = remaps,
 };

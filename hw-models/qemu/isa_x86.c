@@ -165,6 +165,35 @@ static bool loads_segment(const uint8_t *insn, size_t len)
     }
 }
 
+/* What may change where an address goes (isa.h): moves to control
+ * registers (0f 22: cr0 turns paging on, cr3 is the page directory, cr4
+ * page sizes), invlpg and lmsw (0f 01 /7, /6), wrmsr (0f 30); and, though
+ * our kernel makes no task switch (its IDT has interrupt gates only), what
+ * could switch tasks and so load cr3: iret, far jumps and calls. */
+static bool remaps(const uint8_t *insn, size_t len)
+{
+    size_t i = skip_prefixes(insn, len);
+    if (i >= len)
+        return false;
+    uint8_t op = insn[i];
+    unsigned reg = i + 1 < len ? (insn[i + 1] >> 3) & 7 : 0;   /* ModRM.reg */
+    switch (op) {
+    case 0xcf: case 0xea: case 0x9a:            /* iret ljmp lcall */
+        return true;
+    case 0xff:                                  /* lcall, ljmp indirect */
+        return reg == 3 || reg == 5;
+    case 0x0f:
+        if (i + 1 >= len)
+            return false;
+        if (insn[i + 1] == 0x22 || insn[i + 1] == 0x30)
+            return true;
+        return insn[i + 1] == 0x01 && i + 2 < len &&
+               ((insn[i + 2] >> 3) & 7) >= 6;
+    default:
+        return false;
+    }
+}
+
 const struct isa isa_x86 = {
     .name = "x86",
     .classify = classify,
@@ -177,4 +206,5 @@ const struct isa isa_x86 = {
     .walk = walk,
     .walk_levels = 2,
     .loads_segment = loads_segment,
+    .remaps = remaps,
 };

@@ -15,7 +15,9 @@
  * the exact current time.  Each block with I-cache lines calls
  * tb_icache_cb() once.  Entering the trap vector (trap_pc=, the kernel's
  * symbol) adds the trap penalty inline too.  Markers call their own
- * callbacks, and only markers read registers.
+ * callbacks, and only markers read registers.  A data access's physical
+ * address is QEMU's answer kept per virtual page (data_paddr() below), so
+ * QEMU is asked again only when the guest may have changed its mappings.
  *
  * What QEMU cannot tell a plugin, and how we learn it:
  *   - instruction physical addresses (for the I-cache): from where QEMU
@@ -52,6 +54,8 @@ static const struct { const char *target; const struct isa *isa; } targets[] = {
 const struct isa *isa;                  /* plugin.h */
 static struct qemu_plugin_scoreboard *score;
 static qemu_plugin_u64 e_insns, e_static, e_traps, e_attrib, e_wovf, e_wunf;
+static struct qemu_plugin_scoreboard *map_score;    /* one uint64_t: map_gen */
+static qemu_plugin_u64 e_map_gen;
 static struct qemu_plugin_register *arg_reg[3], *stack_reg, *in_reg[3];
 static GByteArray *regbuf;
 static GHashTable *ilines_table;        /* interned tb_ilines */
@@ -222,24 +226,132 @@ static void wlog_hook(struct qemu_plugin_insn *insn, const uint8_t *code, size_t
         qemu_plugin_register_vcpu_insn_exec_cb(insn, cb, QEMU_PLUGIN_CB_R_REGS, (void *)1);
 }
 
+/* ------------------------------------------------------------ data addresses */
+
+/*
+ * Where a data access goes in guest physical memory.  Asking QEMU
+ * (qemu_plugin_get_hwaddr) looks the access up in QEMU's TLB a second
+ * time, behind three calls and a host cache miss or two: a sixth of the
+ * model's time once.  So the plugin keeps the answers, per 4 KB virtual page
+ * and MMU mode, in a small table of its own, and asks QEMU only on a miss.
+ *
+ * It must forget them whenever the guest may change a mapping.  Each
+ * instruction the ISA's decoder names in remaps() (a page-table base or
+ * MMU register written, a TLB written or flushed: isa_*.c) adds one to
+ * map_gen, inline, before it runs; an entry made in an earlier generation
+ * is a miss.  The accesses of such an instruction itself are never kept
+ * (the change may come after them).  The guest must flush its TLB at those
+ * same instructions for QEMU's own TLB to see the change, so the table is
+ * as current as QEMU's TLB.  The MMU mode (user or kernel, an override
+ * such as RISC-V's MPRV) is part of the key, so changing privilege needs
+ * no flush.  Pages never straddle: no mapping is finer than 4 KB in any
+ * target QEMU runs for us (QEMU's TLB granule).
+ *
+ * The MMU mode is QEMU's mmu_idx, which the API does not give: QEMU 10.0
+ * builds a meminfo as MemOpIdx | rw << 16 (include/qemu/plugin.h), and a
+ * MemOpIdx as MemOp << 4 | mmu_idx (include/exec/memopidx.h).  The size
+ * and direction come from the same word; every miss checks that reading
+ * against the API's answers, and a mismatch (another QEMU) turns the
+ * table off with a warning rather than model wrong addresses.
+ */
+#define PAGE_SHIFT 12
+#define PAGE_SLOTS 512                  /* a power of two */
+
+struct page_slot {
+    uint64_t tag;                       /* vpage << 4 | mmu_idx; UINT64_MAX: empty */
+    uint64_t gen;                       /* map_gen when it was filled */
+    uint64_t frame;                     /* physical page address, or 1: device */
+};
+
+static struct page_slot pages[PAGE_SLOTS];
+static const uint64_t *map_gen;         /* the scoreboard's word (vcpu_init) */
+static bool pages_on;                   /* the ISA has remaps(), meminfo as expected */
+
+static inline unsigned info_mmu_idx(qemu_plugin_meminfo_t info)
+{
+    return info & 15;
+}
+
+static inline bool info_is_store(qemu_plugin_meminfo_t info)
+{
+    return (info >> 16) & QEMU_PLUGIN_MEM_W;
+}
+
+static inline unsigned info_size_shift(qemu_plugin_meminfo_t info)
+{
+    return (info >> 4) & 7;             /* MemOp's MO_SIZE */
+}
+
+/* Ask QEMU; keep the answer unless `keep` is false.  false: not RAM, or no
+ * answer (which QEMU reports itself). */
+static bool data_paddr_slow(qemu_plugin_meminfo_t info, uint64_t vaddr, bool keep,
+                            uint64_t *pa)
+{
+    struct qemu_plugin_hwaddr *hwa = qemu_plugin_get_hwaddr(info, vaddr);
+    if (!hwa)
+        return false;
+    bool io = qemu_plugin_hwaddr_is_io(hwa);
+    *pa = io ? 0 : qemu_plugin_hwaddr_phys_addr(hwa);
+    if (!pages_on || !keep)
+        return !io;
+    if (info_is_store(info) != qemu_plugin_mem_is_store(info) ||
+        info_size_shift(info) != qemu_plugin_mem_size_shift(info)) {
+        hw_warn("meminfo_layout_unknown: physical addresses not cached");
+        pages_on = false;
+        return !io;
+    }
+    uint64_t tag = (vaddr >> PAGE_SHIFT) << 4 | info_mmu_idx(info);
+    struct page_slot *sl = &pages[(tag ^ tag >> 13) & (PAGE_SLOTS - 1)];
+    sl->tag = tag;
+    sl->gen = *map_gen;
+    sl->frame = io ? 1 : *pa & ~(uint64_t)((1u << PAGE_SHIFT) - 1);
+    return !io;
+}
+
+/* The physical address of the data access at vaddr; false if it is not
+ * to RAM (device registers: not modelled). */
+static inline bool data_paddr(qemu_plugin_meminfo_t info, uint64_t vaddr, bool keep,
+                              uint64_t *pa)
+{
+    uint64_t tag = (vaddr >> PAGE_SHIFT) << 4 | info_mmu_idx(info);
+    const struct page_slot *sl = &pages[(tag ^ tag >> 13) & (PAGE_SLOTS - 1)];
+    if (sl->tag != tag || sl->gen != *map_gen || !pages_on)
+        return data_paddr_slow(info, vaddr, keep, pa);
+    if (sl->frame & 1)
+        return false;
+    *pa = sl->frame | (vaddr & ((1u << PAGE_SHIFT) - 1));
+#ifdef CHECK_PADDR                      /* the table against QEMU, at every access */
+    uint64_t q;
+    if (!data_paddr_slow(info, vaddr, false, &q) || q != *pa)
+        hw_warn("paddr_mismatch vaddr=0x%" PRIx64 " cached=0x%" PRIx64 " qemu=0x%" PRIx64,
+                vaddr, *pa, q);
+#endif
+    return true;
+}
+
 /*
  * Every load and store.  `ud` packs what translation knew about the
  * instruction, to spare two calls into QEMU per access:
  *      bits 0-1  log2 of the access size     } valid if bit 3 is set
  *      bit 2     store                       } (else ask QEMU)
- *      bits 4-   the static cost still to come in this instruction's
+ *      bit 4     the instruction may remap: do not keep its addresses
+ *      bits 5-   the static cost still to come in this instruction's
  *                segment, already added: subtract it for the exact time.
  */
 #define UD_KNOWN 8u
 #define UD_STORE 4u
+#define UD_REMAPS 16u
+#define UD_REST_SHIFT 5
 
 static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
 {
     bool store = false;
     int shift = isa->mem_access ? isa->mem_access(bytes, len, &store) : -1;
-    uintptr_t u = (uintptr_t)rest << 4;
+    uintptr_t u = (uintptr_t)rest << UD_REST_SHIFT;
     if (shift >= 0)
         u |= UD_KNOWN | (store ? UD_STORE : 0) | (uintptr_t)shift;
+    if (isa->remaps && isa->remaps(bytes, len))
+        u |= UD_REMAPS;
     return u;
 }
 
@@ -256,17 +368,19 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
             size != 1u << qemu_plugin_mem_size_shift(info))
             hw_warn("decode_mismatch");
 #endif
+    } else if (pages_on) {              /* the layout data_paddr_slow() checks */
+        store = info_is_store(info);
+        size = 1u << info_size_shift(info);
     } else {
         store = qemu_plugin_mem_is_store(info);
         size = 1u << qemu_plugin_mem_size_shift(info);
     }
     hw_count_access(store);
     if (hw.tlb)                             /* a [tlb] profile only (tlb.c) */
-        tlb_data(vaddr, u >> 4);
-    struct qemu_plugin_hwaddr *hwa = qemu_plugin_get_hwaddr(info, vaddr);
-    if (!hwa || qemu_plugin_hwaddr_is_io(hwa))
-        return;                             /* device registers: not modelled */
-    hw_data(qemu_plugin_hwaddr_phys_addr(hwa), size, store, u >> 4);
+        tlb_data(vaddr, u >> UD_REST_SHIFT);
+    uint64_t pa;
+    if (data_paddr(info, vaddr, !(u & UD_REMAPS), &pa))
+        hw_data(pa, size, store, u >> UD_REST_SHIFT);
 }
 
 /* The same, attributing the access's extra and stall to the instruction
@@ -477,6 +591,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        if (isa->remaps && isa->remaps(code[i], code_len[i]))     /* data_paddr() */
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                                e_map_gen, 1);
         if (hw.p.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
                                                                 e_traps, 1);
@@ -526,6 +643,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
     hw.c = qemu_plugin_scoreboard_find(score, 0);
+    map_gen = qemu_plugin_scoreboard_find(map_score, 0);
     if (vcpu != 0)
         return;
     GArray *regs = qemu_plugin_get_registers();
@@ -608,6 +726,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     e_wunf = qemu_plugin_scoreboard_u64_in_struct(score, struct counters, wunf);
     if (hw.tlb_counts)
         tlb_hooks_install(qemu_plugin_scoreboard_u64_in_struct(score, struct counters, segloads));
+    map_score = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+    e_map_gen = qemu_plugin_scoreboard_u64(map_score);
+    for (size_t i = 0; i < G_N_ELEMENTS(pages); i++)
+        pages[i].tag = UINT64_MAX;
+    pages_on = isa->remaps != NULL;
     regbuf = g_byte_array_new();
     ilines_table = g_hash_table_new(g_bytes_hash, g_bytes_equal);
 
