@@ -215,12 +215,14 @@ uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
     return now;
 }
 
-uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno)
+/* The I-cache missed lineno (r: what cache_access did).  (Out of line:
+ * inlined into the loop over a block's lines, it made every block's
+ * callback save and restore registers only a miss uses.) */
+static __attribute__((noinline)) uint64_t iline_miss(struct memsys *m, struct counters *c,
+                                                      uint64_t now, uint64_t lineno,
+                                                      struct cache_result r)
 {
     struct cache *ic = m->ic;
-    struct cache_result r = cache_access(ic, lineno, false);
-    if (r.hit)
-        return now;
     c->imiss++;
     if (r.evicted_dirty) {              /* only in a unified cache */
         c->writebacks++;
@@ -229,19 +231,33 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
     return next_read(m, c, now, lineno << ic->line_shift, ic->g.line);
 }
 
+uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno)
+{
+    struct cache_result r = cache_access(m->ic, lineno, false);
+    return r.hit ? now : iline_miss(m, c, now, lineno, r);
+}
+
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
                              const uint64_t *lines, uint32_t n, uint64_t *seen)
 {
     struct cache *ic = m->ic;
-    /* Direct-mapped and nothing filled since these lines were all present:
-     * they all hit, and a hit changes nothing.  (fills + 1 so 0 means never.) */
-    if (ic->g.assoc == 1 && *seen == ic->fills + 1)
+    if (memsys_ifetch_block_known(m, *seen))
         return now;
     uint64_t before = ic->fills;
-    for (uint32_t i = 0; i < n; i++)
-        now = memsys_ifetch(m, c, now, lines[i]);
+    for (uint32_t i = 0; i < n; i++) {          /* memsys_ifetch, inlined */
+        struct cache_result r = cache_access(ic, lines[i], false);
+        if (!r.hit)
+            now = iline_miss(m, c, now, lines[i], r);
+    }
     *seen = ic->fills == before ? ic->fills + 1 : 0;
     return now;
+}
+
+/* Direct-mapped and nothing filled since these lines were all present:
+ * they all hit, and a hit changes nothing.  (fills + 1 so 0 means never.) */
+bool memsys_ifetch_block_known(const struct memsys *m, uint64_t seen)
+{
+    return m->ic->g.assoc == 1 && seen == m->ic->fills + 1;
 }
 
 bool memsys_has_icache(const struct memsys *m)

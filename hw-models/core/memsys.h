@@ -37,6 +37,9 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
  * last all found present (see struct cache); 0 = never. */
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
                              const uint64_t *lines, uint32_t n, uint64_t *seen);
+/* Whether lines last found all present at `seen` are still all present,
+ * so that memsys_ifetch_block would change nothing (direct-mapped only). */
+bool memsys_ifetch_block_known(const struct memsys *m, uint64_t seen);
 bool memsys_has_icache(const struct memsys *m);
 unsigned memsys_iline_shift(const struct memsys *m);
 uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);

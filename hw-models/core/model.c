@@ -135,6 +135,11 @@ uint64_t hw_ifetch_block(const uint64_t *lines, uint32_t n, uint64_t *seen)
     return stall;
 }
 
+bool hw_ifetch_block_known(uint64_t seen)
+{
+    return !hw.tracing && memsys_ifetch_block_known(hw.mem, seen);
+}
+
 bool hw_has_icache(void)
 {
     return memsys_has_icache(hw.mem);

@@ -173,6 +173,9 @@ uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead);
  * one line, or the lines of one translated block (memsys_ifetch_block). */
 uint64_t hw_ifetch(uint64_t line);
 uint64_t hw_ifetch_block(const uint64_t *lines, uint32_t n, uint64_t *seen);
+/* Whether a block whose *seen is `seen` would find its lines present again
+ * and change nothing: hw_ifetch_block may be skipped. */
+bool hw_ifetch_block_known(uint64_t seen);
 bool hw_has_icache(void);
 unsigned hw_iline_shift(void);
 

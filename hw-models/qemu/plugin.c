@@ -406,17 +406,43 @@ static void mem_cb_attrib(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_
  * block's first instruction, which the fetch stalls are charged to. */
 struct tb_ilines {
     struct attrib_insn *a;
-    uint64_t seen;                      /* for memsys_ifetch_block */
     uint32_t n;
     uint64_t line[];
 };
 
+/* What tb_icache_cb() receives: the block's lines, and when they were last
+ * all found present (memsys_ifetch_block).  These live side by side in
+ * arrays of ILINE_CHUNK, never moved, so that the check that usually ends
+ * the callback (nothing filled since) reads memory the host has cached,
+ * not a line list of its own per block. */
+struct tb_iblock {
+    uint64_t seen;
+    struct tb_ilines *L;
+};
+
+#define ILINE_CHUNK 4096
+
+static struct tb_iblock *iblock_new(struct tb_ilines *L)
+{
+    static struct tb_iblock *chunk;
+    static unsigned used = ILINE_CHUNK;
+    if (used == ILINE_CHUNK) {
+        chunk = g_new0(struct tb_iblock, ILINE_CHUNK);
+        used = 0;
+    }
+    struct tb_iblock *b = &chunk[used++];
+    b->L = L;
+    return b;
+}
+
 static void tb_icache_cb(unsigned int vcpu, void *ud)
 {
-    struct tb_ilines *L = ud;
-    uint64_t stall = hw_ifetch_block(L->line, L->n, &L->seen);
-    if (L->a && hw.c->attrib_on)
-        L->a->stall_mcyc += stall;
+    struct tb_iblock *b = ud;
+    if (hw_ifetch_block_known(b->seen))
+        return;
+    uint64_t stall = hw_ifetch_block(b->L->line, b->L->n, &b->seen);
+    if (b->L->a && hw.c->attrib_on)
+        b->L->a->stall_mcyc += stall;
 }
 
 /* A segment of a block (see tb_trans) ran while the attributed region was
@@ -448,30 +474,26 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
     return hw.p.ram_base + (uint64_t)(h - host_base);
 }
 
-static struct tb_ilines *intern_ilines(const uint64_t *lines, uint32_t n,
+static struct tb_iblock *intern_ilines(const uint64_t *lines, uint32_t n,
                                        struct attrib_insn *a)
 {
-    if (a) {                                /* attributing: one per block, not shared */
-        struct tb_ilines *L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
-        L->a = a;
-        L->seen = 0;
-        L->n = n;
-        memcpy(L->line, lines, n * sizeof(uint64_t));
-        return L;
+    GBytes *key = NULL;
+    if (!a) {                               /* attributing: one per block, not shared */
+        key = g_bytes_new(lines, n * sizeof(uint64_t));
+        struct tb_iblock *b = g_hash_table_lookup(ilines_table, key);
+        if (b) {
+            g_bytes_unref(key);
+            return b;
+        }
     }
-    GBytes *key = g_bytes_new(lines, n * sizeof(uint64_t));
-    struct tb_ilines *L = g_hash_table_lookup(ilines_table, key);
-    if (L) {
-        g_bytes_unref(key);
-        return L;
-    }
-    L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
-    L->a = NULL;
-    L->seen = 0;
+    struct tb_ilines *L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
+    L->a = a;
     L->n = n;
     memcpy(L->line, lines, n * sizeof(uint64_t));
-    g_hash_table_insert(ilines_table, key, L);
-    return L;
+    struct tb_iblock *b = iblock_new(L);
+    if (key)
+        g_hash_table_insert(ilines_table, key, b);
+    return b;
 }
 
 static bool is_trap_pc(uint64_t vaddr)
