@@ -196,6 +196,10 @@ def _worker(tasks: Any, results: Any, current: Any, slot: int) -> None:
     while True:
         item = tasks.get()
         if item is None:
+            # Done: the parent may still stop this process while Python
+            # shuts it down (waiting for the results queue's thread), where
+            # a SystemExit would be printed as an ignored exception.
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             return
         job, index = item
         current[slot] = index
