@@ -14,33 +14,19 @@
 
 import pytest
 
-from booting import TIMEOUT, logs
-from harness.guest import machines, protocol
-from harness.model import hwmodel, runs
+from harness.model import hwmodel
 
 import hwmodel_ref
+from test_hwmodel_plugin import run_model as _run_model
 
 pytestmark = pytest.mark.skipif(not hwmodel.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
 
 def run_model(name, arch, profile, commands, overrides=None, extra=()):
-    """Boot with the model, run `commands`; (results, region records)."""
-    m = machines.get(arch)
-    if not m.kernel_path().exists():
-        pytest.skip(f"{m.kernel} missing: run `make ARCH={arch}`")
-    hw = hwmodel.load_profile(profile, overrides)
-    log = logs(arch) / f"{name}.hw.log"
-    g = runs.start(m, hw, logs(arch) / f"{name}.log", log, list(extra))
-    g.boot(timeout=m.boot_timeout)
-    results = []
-    with g:
-        for c in commands:
-            out = g.run(c, timeout=TIMEOUT)
-            results += [r for r in out.records() if isinstance(r, protocol.Result)]
-    regions, warnings = hwmodel.read_log(log)
-    assert warnings == []
-    return results, regions
+    """Boot `arch` with the model under `profile`, run `commands`; (results,
+    region records): test_hwmodel_plugin's, with the ISA and profile first."""
+    return _run_model(name, commands, profile, overrides, extra, arch)
 
 
 def tlb(i, d, large=None, unified=False, walk_cycles=3):
