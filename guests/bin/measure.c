@@ -969,9 +969,6 @@ int main(int argc, char *argv[])
     }
     uint32_t n = 0, stride = 0, kb = 0, procs = 4;
     int pages = -1, fine = 0;
-    static const char *const page_policies[] = {
-        [PAGES_LIST] = "list", [PAGES_COLOURED] = "coloured", [PAGES_RANDOM] = "random",
-    };
     for (int i = 2; i < argc; i++) {
         if (BENCH_ARG_N(argc, argv, i))
             n = (uint32_t)atoi(argv[++i]);
@@ -988,9 +985,7 @@ int main(int argc, char *argv[])
             procs = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc && pages < 0) {
             i++;
-            for (int p = 0; p < 3; p++)
-                if (strcmp(argv[i], page_policies[p]) == 0)
-                    pages = p;
+            pages = pages_by_name(argv[i]);
             if (pages < 0)
                 usage();
         } else

@@ -52,9 +52,6 @@ int main(int argc, char *argv[])
     int paging = -1;                    /* PAGING_*, if -paging was given */
     int fork = -1;                      /* FORK_*, if -fork was given */
     int pages = -1, was = -1;           /* PAGES_*, if -pages was given; the old one */
-    static const char *const page_policies[] = {
-        [PAGES_LIST] = "list", [PAGES_COLOURED] = "coloured", [PAGES_RANDOM] = "random",
-    };
     if (fsctl(FSCTL_GETCONF, &c) < 0) {
         fprintf(2, "policy: %s\n", strerror(errno));
         return 1;
@@ -79,9 +76,7 @@ int main(int argc, char *argv[])
                 usage();
         } else if (strcmp(argv[i], "-pages") == 0 && i + 1 < argc) {
             i++;
-            for (int p = 0; p < 3; p++)
-                if (strcmp(argv[i], page_policies[p]) == 0)
-                    pages = p;
+            pages = pages_by_name(argv[i]);
             if (pages < 0)
                 usage();
         } else if (strcmp(argv[i], "-fork") == 0 && i + 1 < argc) {
@@ -122,8 +117,7 @@ int main(int argc, char *argv[])
                fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_MODE) == PAGING_DEMAND ? "demand" : "eager",
                fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_FAULTS));
     if (pages >= 0)
-        printf("pages=%s was=%s\n", page_policies[pages],
-               was < 3 ? page_policies[was] : "?");
+        printf("pages=%s was=%s\n", pages_name(pages), pages_name(was));
     if (fork >= 0)
         printf("fork=%s copies=%d cowfaults=%d\n",
                fsctl(FSCTL_PAGEPOLICY, (void *)FORK_MODE) == FORK_COW ? "cow" : "copy",

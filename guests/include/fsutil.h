@@ -9,6 +9,8 @@
 /* Write policies by name: "sync", "delayed", "writethrough". */
 const char *policy_name(int policy);
 int policy_by_name(const char *name);          /* -1 if unknown */
+const char *pages_name(int pages);             /* a PAGES_* page-allocation policy */
+int pages_by_name(const char *name);           /* -1 if unknown */
 int policy_get(void);                          /* POLICY_*, or -1 */
 int policy_set(int policy);                    /* 0, or -1 with errno */
 

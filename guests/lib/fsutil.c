@@ -1,6 +1,6 @@
 /*
  * File-system helpers for the guest programs (guests/include/fsutil.h):
- * write-policy names, changing the policy, counting device writes, and
+ * write-policy and page-policy names, changing the policy, counting device writes, and
  * removing a whole directory tree.
  */
 #include "user.h"
@@ -10,6 +10,25 @@ static const char *const names[] = {
     [POLICY_SYNC] = "sync", [POLICY_DELAYED] = "delayed",
     [POLICY_WRITETHROUGH] = "writethrough",
 };
+
+static const char *const page_names[] = {
+    [PAGES_LIST] = "list", [PAGES_COLOURED] = "coloured", [PAGES_RANDOM] = "random",
+};
+
+const char *pages_name(int pages)
+{
+    if (pages >= 0 && pages < (int)(sizeof page_names / sizeof page_names[0]))
+        return page_names[pages];
+    return "unknown";
+}
+
+int pages_by_name(const char *name)
+{
+    for (int p = 0; p < (int)(sizeof page_names / sizeof page_names[0]); p++)
+        if (strcmp(name, page_names[p]) == 0)
+            return p;
+    return -1;
+}
 
 const char *policy_name(int policy)
 {
