@@ -297,29 +297,36 @@ static int fork_mode(int what)
     return r;
 }
 
-/* forkexit or forkexec again, under copy-on-write fork.  The RESULT line
- * adds the user pages the kernel copied over the timed span (by a write
- * to a shared page: the parent's stack after each fork, the child's before
- * exec), copies=N, and the writes to shared pages it served, cowfaults=N. */
-static void proc_cow(uint32_t n, int run_nop, const char *name, int k)
+/* One case of `proc`: n spawns (after 5 to warm up), fork + exit + wait
+ * or, with run_nop, fork + exec + exit + wait; with cow, under
+ * copy-on-write fork, and the RESULT line adds the user pages the kernel
+ * copied over the timed span (by a write to a shared page: the parent's
+ * stack after each fork, the child's before exec), copies=N, and the
+ * writes to shared pages it served, cowfaults=N. */
+static void spawn_case(uint32_t n, int run_nop, int cow, const char *name, int k)
 {
     struct span t, e;
     char extra[48];
-    int old = fork_mode(FORK_COW);
+    int old = cow ? fork_mode(FORK_COW) : 0, c0 = 0, f0 = 0;
     for (int i = 0; i < 5; i++)
         spawn(run_nop);
-    int c0 = fork_mode(FORK_COPIES), f0 = fork_mode(FORK_COWFAULTS);
+    if (cow) {
+        c0 = fork_mode(FORK_COPIES);
+        f0 = fork_mode(FORK_COWFAULTS);
+    }
     span_begin(&t, BENCH_TIMED(k));
     for (uint32_t i = 0; i < n; i++) {
         spawn(run_nop);
         asm volatile("" : : "r"(i));
     }
     span_end(&t, BENCH_TIMED(k));
-    int c1 = fork_mode(FORK_COPIES), f1 = fork_mode(FORK_COWFAULTS);
-    fork_mode(old);
+    if (cow) {
+        snprintf(extra, sizeof extra, "copies=%d cowfaults=%d",
+                 fork_mode(FORK_COPIES) - c0, fork_mode(FORK_COWFAULTS) - f0);
+        fork_mode(old);
+    }
     empty_loop(&e, k, n);
-    snprintf(extra, sizeof extra, "copies=%d cowfaults=%d", c1 - c0, f1 - f0);
-    report("proc", name, n, 0, &t, &e, extra);
+    report("proc", name, n, 0, &t, &e, cow ? extra : 0);
 }
 
 /* 002, 1d (ii): process creation as fork, exit and wait; Chen's Exec as
@@ -327,33 +334,13 @@ static void proc_cow(uint32_t n, int run_nop, const char *name, int k)
  * copy-on-write fork; and exec alone. */
 static void cmd_proc(uint32_t n)
 {
-    struct span t, e;
-    for (int i = 0; i < 5; i++)
-        spawn(0);
-    span_begin(&t, BENCH_TIMED(1));
-    for (uint32_t i = 0; i < n; i++) {
-        spawn(0);
-        asm volatile("" : : "r"(i));
-    }
-    span_end(&t, BENCH_TIMED(1));
-    empty_loop(&e, 1, n);
-    report("proc", "forkexit", n, 0, &t, &e, 0);
+    spawn_case(n, 0, 0, "forkexit", 1);
+    spawn_case(n, 1, 0, "forkexec", 2);
+    spawn_case(n, 0, 1, "forkexit-cow", 4);
+    spawn_case(n, 1, 1, "forkexec-cow", 5);
 
-    for (int i = 0; i < 5; i++)
-        spawn(1);
-    span_begin(&t, BENCH_TIMED(2));
-    for (uint32_t i = 0; i < n; i++) {
-        spawn(1);
-        asm volatile("" : : "r"(i));
-    }
-    span_end(&t, BENCH_TIMED(2));
-    empty_loop(&e, 2, n);
-    report("proc", "forkexec", n, 0, &t, &e, 0);
-
-    proc_cow(n, 0, "forkexit-cow", 4);
-    proc_cow(n, 1, "forkexec-cow", 5);
-
-    /* The chain warms up in the forkexec case above (same file, same
+    struct span t;
+    /* The chain warms up in the forkexec cases above (same file, same
      * image); it starts its span here and never comes back. */
     span_begin(&t, BENCH_TIMED(3));
     exec_link(n, n, t.ns0, t.insns0);
