@@ -186,6 +186,7 @@ $(BUILD)/kernel/port/fsimage.o: kernel/port/fsimage.S $(BUILD)/fs.img $(CFLAGS_U
 # (kernel/arch/vax/arch.mk).
 HWMODEL_DIR   := build/hw-models
 HWMODEL_SO    := $(HWMODEL_DIR)/libhwmodel.so
+FLOOR_SO      := $(HWMODEL_DIR)/libfloor.so
 HWMODEL_SRCS  := $(wildcard hw-models/core/*.c hw-models/qemu/*.c)
 QEMU_PLUGIN_H := $(HWMODEL_DIR)/include/qemu-plugin.h
 
@@ -198,6 +199,14 @@ $(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/core/*.h) $(QEMU_PLUGIN_H)
 	    -Wno-unused-parameter -Wmissing-prototypes -std=gnu11 -fPIC -shared \
 	    -Ihw-models/core -I$(HWMODEL_DIR)/include $$(pkg-config --cflags glib-2.0) \
 	    -o $@ $(HWMODEL_SRCS) -lm
+
+# The same callbacks with nothing in them: the plugin interface's own cost
+# (hw-models/floor/floor.c; `python3 -m harness overhead --floor`).
+$(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
+	@mkdir -p $(dir $@)
+	$(Q)$(call step,HOSTCC,$@)$(HOSTCC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+	    -std=gnu11 -fPIC -shared -I$(HWMODEL_DIR)/include $$(pkg-config --cflags glib-2.0) \
+	    -o $@ $<
 
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
@@ -220,7 +229,7 @@ help:  ## this list
 	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | \
 	    awk -F'\t' '{ printf "  %-10s %s\n", $$1, $$2 }'
 
-hwmodel: $(HWMODEL_SO)  ## build the QEMU hardware-model plugin (build/hw-models/libhwmodel.so)
+hwmodel: $(HWMODEL_SO) $(FLOOR_SO)  ## build the QEMU hardware-model plugin (build/hw-models/libhwmodel.so)
 	@$(PYTHON) -m harness.guest.buildstamp write hwmodel
 
 # A cross toolchain of our own, for ISAs Debian has none for (arch.mk's ARCH_TOOLCHAIN).

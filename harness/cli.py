@@ -360,7 +360,7 @@ def cmd_figure4(args: argparse.Namespace) -> int:
 def cmd_overhead(args: argparse.Namespace) -> int:
     text, path = overhead.overhead(args.profile, args.repeat, args.bench,
                                    Path(args.out) / f"hwmodel-overhead-{args.profile}.txt",
-                                   say=_say)
+                                   floor=args.floor, say=_say)
     print(text, end="")
     _say(f"wrote {path}")
     return EXIT_OK
@@ -570,7 +570,10 @@ COMMANDS: tuple[Command, ...] = (
             "it on an idle machine); write OUT/hwmodel-overhead-PROFILE.txt", cmd_overhead,
             (MODEL, ARCH, BENCH, OUT),
             ((("--repeat",), dict(type=_positive_int, default=3,
-                                  help="runs of each; the best counts (default: 3)")),)),
+                                  help="runs of each; the best counts (default: 3)")),
+             (("--floor",), dict(action="store_true",
+                                 help="also time the floor plugin: the model's callbacks "
+                                      "left empty (QEMU machines; hw-models/floor/floor.c)")))),
 )
 
 

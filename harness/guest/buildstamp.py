@@ -100,7 +100,8 @@ def kernel_target(arch: str, image: str = "", root: Path = ROOT) -> Target:
 HWMODEL = Target(name="hwmodel", build_dir="build/hw-models",
                  include=(":(glob)hw-models/**/*.c", ":(glob)hw-models/**/*.h", "Makefile"),
                  exclude=("hw-models/simh",),
-                 images=("build/hw-models/libhwmodel.so",), fix="make hwmodel")
+                 images=("build/hw-models/libhwmodel.so", "build/hw-models/libfloor.so"),
+                 fix="make hwmodel")
 
 
 def target(name: str) -> Target:

@@ -42,6 +42,8 @@ from ..guest.protocol import Result
 
 PROFILE_DIR = ROOT / "hw-models" / "profiles"
 PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
+# The model's callbacks with nothing in them (hw-models/floor/floor.c)
+FLOOR_PLUGIN = ROOT / "build" / "hw-models" / "libfloor.so"
 
 # The storage layer's per-request hook (kernel/port/ramdisk.c), which the
 # model charges disk time at, and where its block size is defined.
@@ -542,6 +544,17 @@ BACKENDS = {
 
 def backend(machine: Machine) -> Backend | None:
     return BACKENDS[machine.model] if machine.model is not None else None
+
+
+def floor_args(machine: Machine) -> list[str]:
+    """The emulator arguments that load the floor plugin: the model's
+    instrumentation with empty callbacks (QEMU machines only)."""
+    if machine.model != "qemu-plugin":
+        raise SetupError(f"{machine.arch}: the floor is the QEMU plugin interface's cost; "
+                         f"this machine's model is not a QEMU plugin")
+    if not FLOOR_PLUGIN.exists():
+        raise SetupError(f"{_rel(FLOOR_PLUGIN)} is missing: run `make hwmodel`")
+    return ["-plugin", str(FLOOR_PLUGIN)]
 
 
 def emulator_args(hw: HwProfile, machine: Machine, log_path: Path,

@@ -13,6 +13,12 @@ loops).  The best of --repeat runs counts.  A benchmark of the model, not a
 test: measure on an idle machine; the hw-models README quotes its output,
 which also goes to results/hwmodel-overhead-PROFILE.txt (and, with what produced it,
 to .json beside it).
+
+With --floor (QEMU machines) a third boot loads hw-models/floor/floor.c
+instead of the model: the model's inline additions and callbacks, left
+empty.  Its ratio over plain icount is what the plugin interface costs
+before the model does anything, the least an exact model built on it can
+cost; the model's ratio minus the floor's is the model's own work.
 """
 
 from __future__ import annotations
@@ -36,14 +42,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_suite(profile: str, arch: str, benches: list[suite.Benchmark]) -> Timings:
-    """Boot once under `profile` and time each benchmark's program."""
+def run_suite(profile: str, arch: str, benches: list[suite.Benchmark],
+              floor: bool = False) -> Timings:
+    """Boot once under `profile` and time each benchmark's program.
+    floor: boot without a model (profile none) but with the floor plugin."""
     m = machines.get(arch)
     logdir = ROOT / "build" / arch / "model-runs"
     hw = hwmodel.load_profile(profile)
+    name = "floor" if floor else profile
+    log = logdir / f"overhead-{name}.log"
+    if floor:
+        provenance.verify(m, hw)
+        guest = m.guest(m.command(extra=hwmodel.floor_args(m)), log)
+    else:
+        guest = runs.start(m, hw, log, logdir / "overhead.hw.log")
     out = {}
-    with runs.start(m, hw, logdir / f"overhead-{profile}.log",
-                    logdir / "overhead.hw.log") as g:
+    with guest as g:
         g.boot(timeout=m.boot_timeout)
         for b in benches:
             before = cpu_seconds(g.pid)
@@ -57,14 +71,16 @@ def run_suite(profile: str, arch: str, benches: list[suite.Benchmark]) -> Timing
 
 
 def format_table(arch: str, profile: str, repeat: int, benches: list[suite.Benchmark],
-                 none: Timings, model: Timings) -> str:
+                 none: Timings, model: Timings, floor: Timings | None = None) -> str:
     """The comparison: per benchmark and in all, instructions from the run
-    without the model."""
+    without the model; with `floor`, two more columns: the floor plugin's
+    CPU seconds and its ratio over plain icount."""
     lines = [f"Hardware model overhead on {arch}: profile {profile} vs none "
              f"(no model), best of {repeat}", "",
              f"{'benchmark':10} {'guest Minsns':>12} {'none cpu s':>10} {'none MIPS':>10} "
-             f"{'model cpu s':>11} {'model MIPS':>11} {'ratio':>6}"]
-    s0_all = s1_all = 0.0
+             f"{'model cpu s':>11} {'model MIPS':>11} {'ratio':>6}"
+             + (f" {'floor cpu s':>11} {'floor ratio':>11}" if floor else "")]
+    s0_all = s1_all = sf_all = 0.0
     insns_all = 0
     for b in benches:
         s0, n = none[b.name]
@@ -72,30 +88,50 @@ def format_table(arch: str, profile: str, repeat: int, benches: list[suite.Bench
         s0_all += s0
         s1_all += s1
         insns_all += n
-        lines.append(f"{b.name:10} {n / 1e6:12.1f} {s0:10.2f} {n / s0 / 1e6:10.1f} "
-                     f"{s1:11.2f} {n / s1 / 1e6:11.1f} {s1 / s0:6.2f}")
-    lines.append(f"{'all':10} {insns_all / 1e6:12.1f} {s0_all:10.2f} "
-                 f"{insns_all / s0_all / 1e6:10.1f} {s1_all:11.2f} "
-                 f"{insns_all / s1_all / 1e6:11.1f} {s1_all / s0_all:6.2f}")
+        line = (f"{b.name:10} {n / 1e6:12.1f} {s0:10.2f} {n / s0 / 1e6:10.1f} "
+                f"{s1:11.2f} {n / s1 / 1e6:11.1f} {s1 / s0:6.2f}")
+        if floor:
+            sf = floor[b.name][0]
+            sf_all += sf
+            line += f" {sf:11.2f} {sf / s0:11.2f}"
+        lines.append(line)
+    line = (f"{'all':10} {insns_all / 1e6:12.1f} {s0_all:10.2f} "
+            f"{insns_all / s0_all / 1e6:10.1f} {s1_all:11.2f} "
+            f"{insns_all / s1_all / 1e6:11.1f} {s1_all / s0_all:6.2f}")
+    if floor:
+        line += f" {sf_all:11.2f} {sf_all / s0_all:11.2f}"
+        lines += [line, "", "floor: the model's callbacks left empty (hw-models/floor/floor.c): "
+                  "what the plugin interface costs before the model works"]
+        return "\n".join(lines) + "\n"
+    lines.append(line)
     return "\n".join(lines) + "\n"
 
 
 def overhead(profile: str, repeat: int = 3, bench_names: list[str] | None = None,
-             out: Path | None = None,
+             out: Path | None = None, floor: bool = False,
              say: Callable[[str], None] = print) -> tuple[str, Path]:
-    """Time the suite `repeat` times without and with the model; keep the
-    best of each; write the table to `out` (a .txt file)."""
+    """Time the suite `repeat` times without and with the model (and, with
+    `floor`, under the floor plugin); keep the best of each; write the
+    table to `out` (a .txt file).  The configurations take turns in each
+    round, so that a change in the host's load falls on all of them."""
     arch = hwmodel.load_profile(profile).isa
+    if floor:
+        hwmodel.floor_args(machines.get(arch))          # SetupError now, not after a run
     benches = suite.choose(bench_names)
-    best: dict[str, Timings] = {"none": {}, profile: {}}
+    configs = ["none"] + (["floor"] if floor else []) + [profile]
+    best: dict[str, Timings] = {c: {} for c in configs}
     for i in range(repeat):
-        for p in ("none", profile):
-            say(f"overhead: {arch}, profile {p}, run {i + 1} of {repeat}")
-            for name, (sec, insns) in run_suite(p, arch, benches).items():
-                old = best[p].get(name)
+        for c in configs:
+            say(f"overhead: {arch}, {'the floor plugin' if c == 'floor' else 'profile ' + c}, "
+                f"run {i + 1} of {repeat}")
+            timings = (run_suite("none", arch, benches, floor=True) if c == "floor"
+                       else run_suite(c, arch, benches))
+            for name, (sec, insns) in timings.items():
+                old = best[c].get(name)
                 if old is None or sec < old[0]:
-                    best[p][name] = (sec, insns)
-    text = format_table(arch, profile, repeat, benches, best["none"], best[profile])
+                    best[c][name] = (sec, insns)
+    text = format_table(arch, profile, repeat, benches, best["none"], best[profile],
+                        best.get("floor"))
     path = out or ROOT / "results" / f"hwmodel-overhead-{profile}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)

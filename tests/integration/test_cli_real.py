@@ -121,10 +121,12 @@ def test_compare_two_real_runs(tmp_path):
 
 @pytest.mark.slow
 def test_overhead_command(tmp_path):
-    """`overhead` boots without and with the model and compares them: the
-    numbers are host timings (not checked here), the guest's work is not."""
+    """`overhead` boots without and with the model (and --floor, under the
+    floor plugin) and compares them: the numbers are host timings (not
+    checked here), the guest's work is: the floor plugin's empty callbacks
+    must leave the guest's instructions exactly those of plain QEMU."""
     r = subprocess.run([sys.executable, "-m", "harness", "overhead", "--profile", "ds3100",
-                        "--bench", "getpid", "--repeat", "1", "--out", str(tmp_path)],
+                        "--bench", "getpid", "--repeat", "1", "--floor", "--out", str(tmp_path)],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     text = (tmp_path / "hwmodel-overhead-ds3100.txt").read_text()
@@ -134,3 +136,7 @@ def test_overhead_command(tmp_path):
     minsns, none_s, model_s = float(row[1]), float(row[2]), float(row[4])
     # getpid's default run: 100000 calls of ~190 instructions, and its empty loop
     assert 10 < minsns < 100 and none_s > 0 and model_s > 0
+    floor_s, floor_ratio = float(row[7]), float(row[8])
+    assert floor_s > 0 and floor_ratio == pytest.approx(floor_s / none_s, abs=0.01)
+    best = json.loads((tmp_path / "hwmodel-overhead-ds3100.json").read_text())["best"]
+    assert best["floor"]["getpid"][1] == best["none"]["getpid"][1]     # the same work

@@ -235,6 +235,8 @@ def test_bad_values_are_named_with_the_choices(capsys, argv, words):
      "--scheduler (a Dask cluster), not both"),
     (["sweep", "--profile", "ds3100", "--param2", "dcache.size"],
      "a grid sweep needs both --param2 and --values2"),
+    (["overhead", "--profile", "mvax2", "--floor"],
+     "vax: the floor is the QEMU plugin interface's cost"),
     (["sweep", "--profile", "ds3100", "--param", "dcache.size", "--values", "4096",
       "--param2", "dcache.size", "--values2", "8192"], "vary two different fields"),
 ])
