@@ -238,26 +238,26 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
 }
 
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
-                             const uint64_t *lines, uint32_t n, uint64_t *seen)
+                             struct iblock *b)
 {
     struct cache *ic = m->ic;
-    if (memsys_ifetch_block_known(m, *seen))
+    if (memsys_ifetch_block_known(m, b))
         return now;
     uint64_t before = ic->fills;
-    for (uint32_t i = 0; i < n; i++) {          /* memsys_ifetch, inlined */
-        struct cache_result r = cache_access(ic, lines[i], false);
+    for (uint32_t i = 0; i < b->n; i++) {       /* memsys_ifetch, inlined */
+        struct cache_result r = cache_access(ic, b->line[i], false);
         if (!r.hit)
-            now = iline_miss(m, c, now, lines[i], r);
+            now = iline_miss(m, c, now, b->line[i], r);
     }
-    *seen = ic->fills == before ? ic->fills + 1 : 0;
+    b->seen = ic->fills == before ? ic->fills + 1 : 0;
     return now;
 }
 
 /* Direct-mapped and nothing filled since these lines were all present:
  * they all hit, and a hit changes nothing.  (fills + 1 so 0 means never.) */
-bool memsys_ifetch_block_known(const struct memsys *m, uint64_t seen)
+bool memsys_ifetch_block_known(const struct memsys *m, const struct iblock *b)
 {
-    return m->ic->g.assoc == 1 && seen == m->ic->fills + 1;
+    return m->ic->g.assoc == 1 && b->seen == m->ic->fills + 1;
 }
 
 bool memsys_has_icache(const struct memsys *m)

@@ -33,13 +33,29 @@ void memsys_flush(struct memsys *m);
 uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
                      uint64_t paddr, unsigned size, bool store);
 uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
-/* All the I-cache lines of one block, in order.  *seen caches when they were
- * last all found present (see struct cache); 0 = never. */
+
+/* The I-cache lines of one translated block, in the order it fetches them,
+ * as a front end keeps them for memsys_ifetch_block().  The lines follow
+ * the header in the same allocation, so that the callback that usually
+ * only checks `seen` and, when it must, walks the lines reads one stretch
+ * of memory (a pointer to a list elsewhere was a host cache miss per
+ * block on the Sun-3). */
+struct iblock {
+    uint64_t seen;                      /* when last all found present (struct
+                                           cache); 0 = never */
+    void *front;                        /* the front end's own (the plugin:
+                                           whom fetch stalls are charged to) */
+    uint32_t n;
+    uint64_t line[];
+};
+
+/* All the I-cache lines of one block, in order; updates b->seen. */
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
-                             const uint64_t *lines, uint32_t n, uint64_t *seen);
-/* Whether lines last found all present at `seen` are still all present,
- * so that memsys_ifetch_block would change nothing (direct-mapped only). */
-bool memsys_ifetch_block_known(const struct memsys *m, uint64_t seen);
+                             struct iblock *b);
+/* Whether b's lines, last found all present at b->seen, are still all
+ * present, so that memsys_ifetch_block would change nothing
+ * (direct-mapped only). */
+bool memsys_ifetch_block_known(const struct memsys *m, const struct iblock *b);
 bool memsys_has_icache(const struct memsys *m);
 unsigned memsys_iline_shift(const struct memsys *m);
 uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);

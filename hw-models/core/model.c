@@ -120,24 +120,21 @@ uint64_t hw_ifetch(uint64_t line)
     return stall;
 }
 
-uint64_t hw_ifetch_block(const uint64_t *lines, uint32_t n, uint64_t *seen)
+uint64_t hw_ifetch_block(struct iblock *b)
 {
     if (hw.tracing) {                   /* line by line, each one traced */
         uint64_t stall = 0;
-        for (uint32_t i = 0; i < n; i++)
-            stall += hw_ifetch(lines[i]);
-        *seen = 0;
+        for (uint32_t i = 0; i < b->n; i++)
+            stall += hw_ifetch(b->line[i]);
+        b->seen = 0;
         return stall;
     }
+    if (memsys_ifetch_block_known(hw.mem, b))   /* the usual case: no time */
+        return 0;
     uint64_t now = hw_now();
-    uint64_t stall = memsys_ifetch_block(hw.mem, hw.c, now, lines, n, seen) - now;
+    uint64_t stall = memsys_ifetch_block(hw.mem, hw.c, now, b) - now;
     hw.c->stall_mcyc += stall;
     return stall;
-}
-
-bool hw_ifetch_block_known(uint64_t seen)
-{
-    return !hw.tracing && memsys_ifetch_block_known(hw.mem, seen);
 }
 
 bool hw_has_icache(void)

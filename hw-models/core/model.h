@@ -170,12 +170,10 @@ uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
 /* A 4-byte read of a page-table entry by a TLB walk (tlb.c): as hw_data. */
 uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead);
 /* Instruction fetch, by I-cache line number (paddr >> hw_iline_shift()):
- * one line, or the lines of one translated block (memsys_ifetch_block). */
+ * one line, or the lines of one translated block (memsys_ifetch_block),
+ * which returns at once when they are known to be present still. */
 uint64_t hw_ifetch(uint64_t line);
-uint64_t hw_ifetch_block(const uint64_t *lines, uint32_t n, uint64_t *seen);
-/* Whether a block whose *seen is `seen` would find its lines present again
- * and change nothing: hw_ifetch_block may be skipped. */
-bool hw_ifetch_block_known(uint64_t seen);
+uint64_t hw_ifetch_block(struct iblock *b);
 bool hw_has_icache(void);
 unsigned hw_iline_shift(void);
 

@@ -58,7 +58,7 @@ static struct qemu_plugin_scoreboard *map_score;    /* one uint64_t: map_gen */
 static qemu_plugin_u64 e_map_gen;
 static struct qemu_plugin_register *arg_reg[3], *stack_reg, *in_reg[3];
 static GByteArray *regbuf;
-static GHashTable *ilines_table;        /* interned tb_ilines */
+static GHashTable *ilines_table;        /* interned struct iblock */
 static GMutex trans_lock;
 
 /* Guest RAM as QEMU holds it on the host: one block, learnt from the
@@ -402,47 +402,62 @@ static void mem_cb_attrib(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_
     }
 }
 
-/* The I-cache lines one block touches, in order.  `a` (attrib= only) is the
- * block's first instruction, which the fetch stalls are charged to. */
-struct tb_ilines {
-    struct attrib_insn *a;
-    uint32_t n;
-    uint64_t line[];
-};
+/*
+ * The I-cache lines of a block (struct iblock, memsys.h) live in an arena:
+ * chunks the plugin fills one after the other and never frees, so that a
+ * block's record is one small stretch of memory, its line numbers right
+ * after its `seen`, and blocks translated together lie together.  Blocks
+ * whose line lists are the same share one record (a block translated again
+ * after QEMU flushed its code cache, or the same code at another virtual
+ * address), so that what is known about its lines carries over and the
+ * arena grows with the code the guest runs, not with its translations.
+ * `front` is the block's first instruction when attributing (attrib=), which
+ * the fetch stalls are charged to; then blocks are never shared.
+ */
+#define ARENA_CHUNK (256 * 1024)
 
-/* What tb_icache_cb() receives: the block's lines, and when they were last
- * all found present (memsys_ifetch_block).  These live side by side in
- * arrays of ILINE_CHUNK, never moved, so that the check that usually ends
- * the callback (nothing filled since) reads memory the host has cached,
- * not a line list of its own per block. */
-struct tb_iblock {
-    uint64_t seen;
-    struct tb_ilines *L;
-};
+static uint8_t *arena;
+static size_t arena_used = ARENA_CHUNK;
 
-#define ILINE_CHUNK 4096
-
-static struct tb_iblock *iblock_new(struct tb_ilines *L)
+static struct iblock *iblock_alloc(uint32_t n)
 {
-    static struct tb_iblock *chunk;
-    static unsigned used = ILINE_CHUNK;
-    if (used == ILINE_CHUNK) {
-        chunk = g_new0(struct tb_iblock, ILINE_CHUNK);
-        used = 0;
+    size_t bytes = (sizeof(struct iblock) + n * sizeof(uint64_t) + 15) & ~(size_t)15;
+    if (arena_used + bytes > ARENA_CHUNK) {
+        arena = g_malloc(MAX(bytes, ARENA_CHUNK));
+        arena_used = 0;
     }
-    struct tb_iblock *b = &chunk[used++];
-    b->L = L;
+    struct iblock *b = (struct iblock *)(arena + arena_used);
+    arena_used += bytes;
     return b;
+}
+
+/* Give back the last iblock_alloc(), a copy found interned already. */
+static void iblock_unalloc(uint32_t n)
+{
+    arena_used -= (sizeof(struct iblock) + n * sizeof(uint64_t) + 15) & ~(size_t)15;
+}
+
+static guint iblock_hash(gconstpointer p)
+{
+    const struct iblock *b = p;
+    uint64_t h = b->n;
+    for (uint32_t i = 0; i < b->n; i++)
+        h = (h ^ b->line[i]) * 0x9e3779b97f4a7c15ull;
+    return (guint)(h ^ h >> 32);
+}
+
+static gboolean iblock_equal(gconstpointer p, gconstpointer q)
+{
+    const struct iblock *a = p, *b = q;
+    return a->n == b->n && memcmp(a->line, b->line, a->n * sizeof(uint64_t)) == 0;
 }
 
 static void tb_icache_cb(unsigned int vcpu, void *ud)
 {
-    struct tb_iblock *b = ud;
-    if (hw_ifetch_block_known(b->seen))
-        return;
-    uint64_t stall = hw_ifetch_block(b->L->line, b->L->n, &b->seen);
-    if (b->L->a && hw.c->attrib_on)
-        b->L->a->stall_mcyc += stall;
+    struct iblock *b = ud;
+    uint64_t stall = hw_ifetch_block(b);
+    if (b->front && hw.c->attrib_on)
+        ((struct attrib_insn *)b->front)->stall_mcyc += stall;
 }
 
 /* A segment of a block (see tb_trans) ran while the attributed region was
@@ -474,25 +489,23 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
     return hw.p.ram_base + (uint64_t)(h - host_base);
 }
 
-static struct tb_iblock *intern_ilines(const uint64_t *lines, uint32_t n,
-                                       struct attrib_insn *a)
+/* The record for a block with these lines: one interned already, or new. */
+static struct iblock *intern_ilines(const uint64_t *lines, uint32_t n,
+                                    struct attrib_insn *a)
 {
-    GBytes *key = NULL;
-    if (!a) {                               /* attributing: one per block, not shared */
-        key = g_bytes_new(lines, n * sizeof(uint64_t));
-        struct tb_iblock *b = g_hash_table_lookup(ilines_table, key);
-        if (b) {
-            g_bytes_unref(key);
-            return b;
-        }
+    struct iblock *b = iblock_alloc(n);
+    b->seen = 0;
+    b->front = a;
+    b->n = n;
+    memcpy(b->line, lines, n * sizeof(uint64_t));
+    if (a)                                  /* attributing: one per block, not shared */
+        return b;
+    struct iblock *old = g_hash_table_lookup(ilines_table, b);
+    if (old) {
+        iblock_unalloc(n);
+        return old;
     }
-    struct tb_ilines *L = g_malloc(sizeof(*L) + n * sizeof(uint64_t));
-    L->a = a;
-    L->n = n;
-    memcpy(L->line, lines, n * sizeof(uint64_t));
-    struct tb_iblock *b = iblock_new(L);
-    if (key)
-        g_hash_table_insert(ilines_table, key, b);
+    g_hash_table_add(ilines_table, b);
     return b;
 }
 
@@ -754,7 +767,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         pages[i].tag = UINT64_MAX;
     pages_on = isa->remaps != NULL;
     regbuf = g_byte_array_new();
-    ilines_table = g_hash_table_new(g_bytes_hash, g_bytes_equal);
+    ilines_table = g_hash_table_new(iblock_hash, iblock_equal);
 
     qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
