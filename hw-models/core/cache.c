@@ -44,11 +44,18 @@ struct cache *cache_new(const struct cache_geom *g, const char **err)
     c->sets = sets;
     c->line_shift = __builtin_ctz(g->line);
     c->way = calloc((size_t)sets * g->assoc, sizeof(uint64_t));
+    uint32_t region_sets = g->line >= REGION_BYTES ? 1 : REGION_BYTES / g->line;
+    if (region_sets > sets)
+        region_sets = sets;
+    c->region_shift = __builtin_ctz(region_sets);
+    c->regions = sets >> c->region_shift;
+    c->gen = calloc(c->regions, sizeof(uint64_t));
     return c;
 }
 
 void cache_flush(struct cache *c)
 {
     memset(c->way, 0, (size_t)c->sets * c->g.assoc * sizeof(uint64_t));
-    c->fills++;                         /* what was present is gone */
+    for (uint32_t i = 0; i < c->regions; i++)
+        c->gen[i]++;                    /* what was present is gone */
 }

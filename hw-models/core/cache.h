@@ -23,11 +23,21 @@ struct cache {
     /* sets * assoc entries; within a set, most recently used first.
      * entry = (line number + 1) << 1 | dirty; 0 is an empty way. */
     uint64_t *way;
-    /* Lines filled so far.  Only a fill evicts, so in a direct-mapped cache
-     * (where a hit changes nothing) lines seen present when `fills` was N
-     * are all still present while it is N: memsys_ifetch_block uses that. */
-    uint64_t fills;
+    /* Generations, one per region of REGION_BYTES of addresses' worth of
+     * consecutive sets (set >> region_shift).  A set's most recently used
+     * line changes only with a fill or with a hit on another way than the
+     * first, and each of those adds one to its region's generation (a
+     * flush to every region's).  So lines that were each the most recently
+     * used of their sets when their regions' generations were G are all
+     * still so while the generations are G: looking them up again would
+     * hit on the first way, which changes nothing, in any associativity.
+     * memsys_ifetch_block uses that to skip a block's lines. */
+    uint64_t *gen;
+    unsigned region_shift;
+    uint32_t regions;
 };
+
+#define REGION_BYTES 256
 
 struct cache_result {
     bool hit;
@@ -52,7 +62,8 @@ struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write)
 {
     struct cache_result r = { 0 };
     uint32_t assoc = c->g.assoc;
-    uint64_t *set = c->way + (lineno & (c->sets - 1)) * assoc;
+    uint64_t s = lineno & (c->sets - 1);
+    uint64_t *set = c->way + s * assoc;
     uint64_t key = (lineno + 1) << 1;
     uint64_t dirty = write && c->g.write_back;
 
@@ -61,6 +72,8 @@ struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write)
     for (uint32_t i = 0; i < assoc; i++) {
         if ((set[i] & ~1ull) == key) {
             uint64_t e = set[i] | dirty;
+            if (i > 0)                  /* a new most recently used line */
+                c->gen[s >> c->region_shift]++;
             for (uint32_t k = i; k > 0; k--)
                 set[k] = set[k - 1];
             set[0] = e;
@@ -80,8 +93,20 @@ struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write)
         set[k] = set[k - 1];
     set[0] = key | dirty;
     r.filled = true;
-    c->fills++;
+    c->gen[s >> c->region_shift]++;
     return r;
+}
+
+/* Whether lineno is the most recently used line of its set: then a read
+ * of it hits and changes nothing. */
+static inline bool cache_is_mru(const struct cache *c, uint64_t lineno)
+{
+    return (c->way[(lineno & (c->sets - 1)) * c->g.assoc] & ~1ull) == (lineno + 1) << 1;
+}
+
+static inline uint32_t cache_region(const struct cache *c, uint64_t lineno)
+{
+    return (uint32_t)((lineno & (c->sets - 1)) >> c->region_shift);
 }
 
 #endif

@@ -237,27 +237,68 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
     return r.hit ? now : iline_miss(m, c, now, lineno, r);
 }
 
+/* A block's lines, looked up in order.  A line that is its set's most
+ * recently used hits and changes nothing (cache_is_mru), so only the others
+ * go through cache_access; that test reads what cache_access would read
+ * first, and on the Sun-3, whose 256 bytes refill all the time, it is the
+ * one a block usually needs.  Afterwards the lines are all most recently
+ * used if b->settles (each lookup made its line so, and no later one of
+ * the block touched its set; a miss goes to the next level, not to L1), so
+ * their regions' generations now say when that stops being true. */
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
                              struct iblock *b)
 {
     struct cache *ic = m->ic;
-    if (memsys_ifetch_block_known(m, b))
-        return now;
-    uint64_t before = ic->fills;
-    for (uint32_t i = 0; i < b->n; i++) {       /* memsys_ifetch, inlined */
-        struct cache_result r = cache_access(ic, b->line[i], false);
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint64_t ln = b->line[i];
+        if (cache_is_mru(ic, ln))
+            continue;
+        struct cache_result r = cache_access(ic, ln, false);
         if (!r.hit)
-            now = iline_miss(m, c, now, b->line[i], r);
+            now = iline_miss(m, c, now, ln, r);
     }
-    b->seen = ic->fills == before ? ic->fills + 1 : 0;
+    b->seen = b->settles ? ic->gen[b->r0] + ic->gen[b->r1] + 1 : 0;
     return now;
 }
 
-/* Direct-mapped and nothing filled since these lines were all present:
- * they all hit, and a hit changes nothing.  (fills + 1 so 0 means never.) */
-bool memsys_ifetch_block_known(const struct memsys *m, const struct iblock *b)
+void memsys_iblock_init(const struct memsys *m, struct iblock *b)
 {
-    return m->ic->g.assoc == 1 && b->seen == m->ic->fills + 1;
+    const struct cache *ic = m->ic;
+    b->seen = 0;
+    b->settles = ic && b->n > 0;
+    b->r0 = b->r1 = 0;
+    if (!b->settles)
+        return;
+    b->r0 = b->r1 = cache_region(ic, b->line[0]);
+    for (uint32_t i = 1; i < b->n && b->settles; i++) {
+        uint32_t r = cache_region(ic, b->line[i]);
+        if (r != b->r0 && r != b->r1) {
+            if (b->r1 == b->r0)
+                b->r1 = r;
+            else
+                b->settles = false;     /* a third region */
+        }
+    }
+    /* No two lines in one set: rising lines spanning fewer lines than there
+     * are sets cannot share one; otherwise compare (a long list: give up). */
+    bool rising = true;
+    for (uint32_t i = 1; i < b->n; i++)
+        rising = rising && b->line[i] > b->line[i - 1];
+    if (rising && b->line[b->n - 1] - b->line[0] < ic->sets)
+        return;
+    if (b->n > 64) {
+        b->settles = false;
+        return;
+    }
+    for (uint32_t i = 0; i < b->n && b->settles; i++)
+        for (uint32_t k = i + 1; k < b->n; k++)
+            if (((b->line[i] ^ b->line[k]) & (ic->sets - 1)) == 0)
+                b->settles = false;
+}
+
+struct cache *memsys_icache(const struct memsys *m)
+{
+    return m->ic;
 }
 
 bool memsys_has_icache(const struct memsys *m)

@@ -41,21 +41,35 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
  * of memory (a pointer to a list elsewhere was a host cache miss per
  * block on the Sun-3). */
 struct iblock {
-    uint64_t seen;                      /* when last all found present (struct
-                                           cache); 0 = never */
+    uint64_t seen;                      /* the generations of regions r0 and
+                                           r1 (struct cache) summed, + 1, when
+                                           the lines were last all the most
+                                           recently used of their sets; 0 =
+                                           not known */
+    uint32_t r0, r1;                    /* the regions of the lines' sets */
+    uint32_t n;
+    bool settles;                       /* after a fetch of the lines they are
+                                           all most recently used: no two in
+                                           one set, in at most two regions */
     void *front;                        /* the front end's own (the plugin:
                                            whom fetch stalls are charged to) */
-    uint32_t n;
     uint64_t line[];
 };
 
+/* Fill in r0, r1 and settles for b's n lines, and clear seen. */
+void memsys_iblock_init(const struct memsys *m, struct iblock *b);
 /* All the I-cache lines of one block, in order; updates b->seen. */
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
                              struct iblock *b);
-/* Whether b's lines, last found all present at b->seen, are still all
- * present, so that memsys_ifetch_block would change nothing
- * (direct-mapped only). */
-bool memsys_ifetch_block_known(const struct memsys *m, const struct iblock *b);
+/* Whether b's lines are known to be the most recently used of their sets
+ * still, so that memsys_ifetch_block would change nothing: no set of their
+ * regions has had a new most recently used line since they were. */
+static inline bool memsys_ifetch_block_known(const struct cache *ic, const struct iblock *b)
+{
+    return b->seen == ic->gen[b->r0] + ic->gen[b->r1] + 1;
+}
+/* The I-cache (or unified L1), or NULL: for memsys_ifetch_block_known. */
+struct cache *memsys_icache(const struct memsys *m);
 bool memsys_has_icache(const struct memsys *m);
 unsigned memsys_iline_shift(const struct memsys *m);
 uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);

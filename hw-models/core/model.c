@@ -37,6 +37,7 @@ const char *hw_start(const char *isa_name)
     hw.mem = memsys_new(&hw.p.mem, &err);
     if (!hw.mem)
         return err;
+    hw.icache = memsys_icache(hw.mem);
     const char *files[] = { hw.p.out, hw.p.trace };
     FILE **to[] = { &hw.out, &hw.trace };
     for (int i = 0; i < 2; i++) {
@@ -120,6 +121,14 @@ uint64_t hw_ifetch(uint64_t line)
     return stall;
 }
 
+void hw_iblock_init(struct iblock *b)
+{
+    memsys_iblock_init(hw.mem, b);
+}
+
+/* Out of line: the front end checks hw_ifetch_block_known first, and that
+ * check, which usually ends a block's callback, then saves no registers. */
+__attribute__((noinline))
 uint64_t hw_ifetch_block(struct iblock *b)
 {
     if (hw.tracing) {                   /* line by line, each one traced */
@@ -129,8 +138,6 @@ uint64_t hw_ifetch_block(struct iblock *b)
         b->seen = 0;
         return stall;
     }
-    if (memsys_ifetch_block_known(hw.mem, b))   /* the usual case: no time */
-        return 0;
     uint64_t now = hw_now();
     uint64_t stall = memsys_ifetch_block(hw.mem, hw.c, now, b) - now;
     hw.c->stall_mcyc += stall;

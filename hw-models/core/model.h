@@ -103,6 +103,8 @@ struct hw {
     struct hw_params p;
     struct counters *c;                 /* the front end's (QEMU: a scoreboard) */
     struct memsys *mem;
+    struct cache *icache;               /* memsys_icache(mem): one load less
+                                           in each block's I-cache check */
     uint64_t cpi_mcyc, extra_mcyc[NCLASS], trap_mcyc;
     uint64_t clock_khz;                 /* the processor's clock rate */
     FILE *out, *trace;
@@ -170,10 +172,17 @@ uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
 /* A 4-byte read of a page-table entry by a TLB walk (tlb.c): as hw_data. */
 uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead);
 /* Instruction fetch, by I-cache line number (paddr >> hw_iline_shift()):
- * one line, or the lines of one translated block (memsys_ifetch_block),
- * which returns at once when they are known to be present still. */
+ * one line, or the lines of one translated block (memsys_ifetch_block). */
 uint64_t hw_ifetch(uint64_t line);
+void hw_iblock_init(struct iblock *b);  /* its n lines set: memsys_iblock_init */
 uint64_t hw_ifetch_block(struct iblock *b);
+/* Whether hw_ifetch_block(b) would find b's lines present again and change
+ * nothing (memsys_ifetch_block_known), so that it may be skipped.  Not
+ * while tracing, which writes every line down. */
+static inline bool hw_ifetch_block_known(const struct iblock *b)
+{
+    return !hw.tracing && memsys_ifetch_block_known(hw.icache, b);
+}
 bool hw_has_icache(void);
 unsigned hw_iline_shift(void);
 

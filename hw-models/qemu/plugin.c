@@ -455,6 +455,8 @@ static gboolean iblock_equal(gconstpointer p, gconstpointer q)
 static void tb_icache_cb(unsigned int vcpu, void *ud)
 {
     struct iblock *b = ud;
+    if (hw_ifetch_block_known(b))
+        return;
     uint64_t stall = hw_ifetch_block(b);
     if (b->front && hw.c->attrib_on)
         ((struct attrib_insn *)b->front)->stall_mcyc += stall;
@@ -494,10 +496,10 @@ static struct iblock *intern_ilines(const uint64_t *lines, uint32_t n,
                                     struct attrib_insn *a)
 {
     struct iblock *b = iblock_alloc(n);
-    b->seen = 0;
     b->front = a;
     b->n = n;
     memcpy(b->line, lines, n * sizeof(uint64_t));
+    hw_iblock_init(b);
     if (a)                                  /* attributing: one per block, not shared */
         return b;
     struct iblock *old = g_hash_table_lookup(ilines_table, b);
