@@ -245,10 +245,43 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
  * used if b->settles (each lookup made its line so, and no later one of
  * the block touched its set; a miss goes to the next level, not to L1), so
  * their regions' generations now say when that stops being true. */
+/* The same for a direct-mapped I-cache with no L2 behind it, the Sun-3's
+ * and the DS3100's, where a quarter of the Sun-3's instructions miss its
+ * 256 bytes: cache_access and iline_miss, specialised.  A miss replaces
+ * the set's one line (cache_access with one way), and a clean victim
+ * needs no write, so the miss is a read from memory (next_read with no
+ * L2).  A dirty victim (a unified write-back L1) goes the general way. */
+static inline uint64_t ifetch_direct(struct memsys *m, struct counters *c, uint64_t now,
+                                     const struct iblock *b)
+{
+    struct cache *ic = m->ic;
+    uint64_t mask = ic->sets - 1;
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint64_t ln = b->line[i], s = ln & mask, key = (ln + 1) << 1;
+        uint64_t e = ic->way[s];
+        if ((e & ~1ull) == key)
+            continue;
+        if (e & 1) {
+            now = iline_miss(m, c, now, ln, cache_access(ic, ln, false));
+            continue;
+        }
+        ic->way[s] = key;
+        ic->gen[s >> ic->region_shift]++;
+        c->imiss++;
+        now = mem_read(m, c, now, ic->g.line);
+    }
+    return now;
+}
+
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
                              struct iblock *b)
 {
     struct cache *ic = m->ic;
+    if (ic->g.assoc == 1 && !m->l2) {
+        now = ifetch_direct(m, c, now, b);
+        b->seen = b->settles ? ic->gen[b->r0] + ic->gen[b->r1] + 1 : 0;
+        return now;
+    }
     for (uint32_t i = 0; i < b->n; i++) {
         uint64_t ln = b->line[i];
         if (cache_is_mru(ic, ln))

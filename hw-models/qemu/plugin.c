@@ -455,8 +455,14 @@ static gboolean iblock_equal(gconstpointer p, gconstpointer q)
 static void tb_icache_cb(unsigned int vcpu, void *ud)
 {
     struct iblock *b = ud;
-    if (hw_ifetch_block_known(b))
+    if (hw_ifetch_block_known(b)) {
+#ifdef CHECK_ICACHE                     /* the shortcut against the cache, every time */
+        for (uint32_t i = 0; i < b->n; i++)
+            if (!cache_is_mru(hw.icache, b->line[i]))
+                hw_warn("icache_shortcut_wrong line=0x%" PRIx64, b->line[i]);
+#endif
         return;
+    }
     uint64_t stall = hw_ifetch_block(b);
     if (b->front && hw.c->attrib_on)
         ((struct attrib_insn *)b->front)->stall_mcyc += stall;
