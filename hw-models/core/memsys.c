@@ -237,17 +237,9 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
     return r.hit ? now : iline_miss(m, c, now, lineno, r);
 }
 
-/* A block's lines, looked up in order.  A line that is its set's most
- * recently used hits and changes nothing (cache_is_mru), so only the others
- * go through cache_access; that test reads what cache_access would read
- * first, and on the Sun-3, whose 256 bytes refill all the time, it is the
- * one a block usually needs.  Afterwards the lines are all most recently
- * used if b->settles (each lookup made its line so, and no later one of
- * the block touched its set; a miss goes to the next level, not to L1), so
- * their regions' generations now say when that stops being true. */
-/* The same for a direct-mapped I-cache with no L2 behind it, the Sun-3's
- * and the DS3100's, where a quarter of the Sun-3's instructions miss its
- * 256 bytes: cache_access and iline_miss, specialised.  A miss replaces
+/* A block's lines in a direct-mapped I-cache with no L2 behind it, the
+ * Sun-3's and the DS3100's (a quarter of the Sun-3's instructions miss its
+ * 256 bytes): cache_access and iline_miss, specialised.  A miss replaces
  * the set's one line (cache_access with one way), and a clean victim
  * needs no write, so the miss is a read from memory (next_read with no
  * L2).  A dirty victim (a unified write-back L1) goes the general way. */
@@ -273,6 +265,12 @@ static inline uint64_t ifetch_direct(struct memsys *m, struct counters *c, uint6
     return now;
 }
 
+/* A block's lines, looked up in order.  A line that is its set's most
+ * recently used hits and changes nothing (cache_is_mru), so only the others
+ * go through cache_access.  Afterwards the lines are all most recently
+ * used if b->settles (each lookup made its line so, and no later one of
+ * the block touched its set; a miss goes to the next level, not to L1), so
+ * their regions' generations now say when that stops being true. */
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
                              struct iblock *b)
 {
