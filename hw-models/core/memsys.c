@@ -105,13 +105,25 @@ static uint64_t mem_write(struct memsys *m, struct counters *c, uint64_t at, uin
 }
 
 /* An L1 miss (or an uncached read) fetches `bytes` at paddr from the next
- * level.  Returns when the data is there. */
-static uint64_t next_read(struct memsys *m, struct counters *c, uint64_t now,
-                          uint64_t paddr, uint32_t bytes)
+ * level.  Returns when the data is there.  (The L2's part out of line, here
+ * and in next_write: inlined, it made the paths without an L2 longer.) */
+static __attribute__((noinline)) uint64_t l2_read(struct memsys *m, struct counters *c,
+                                                   uint64_t now, uint64_t paddr,
+                                                   uint32_t bytes);
+static __attribute__((noinline)) uint64_t l2_write(struct memsys *m, struct counters *c,
+                                                    uint64_t at, uint64_t paddr,
+                                                    uint32_t bytes);
+
+static inline uint64_t next_read(struct memsys *m, struct counters *c, uint64_t now,
+                                 uint64_t paddr, uint32_t bytes)
+{
+    return m->l2 ? l2_read(m, c, now, paddr, bytes) : mem_read(m, c, now, bytes);
+}
+
+static uint64_t l2_read(struct memsys *m, struct counters *c, uint64_t now,
+                        uint64_t paddr, uint32_t bytes)
 {
     struct cache *l2 = m->l2;
-    if (!l2)
-        return mem_read(m, c, now, bytes);
     struct cache_result r = cache_access(l2, paddr >> l2->line_shift, false);
     if (r.hit)
         return now + m->l2_hit;
@@ -125,12 +137,16 @@ static uint64_t next_read(struct memsys *m, struct counters *c, uint64_t now,
 
 /* `bytes` at paddr leave L1 (a write-back, or a write-through store
  * draining).  Returns when the next level has taken them. */
-static uint64_t next_write(struct memsys *m, struct counters *c, uint64_t at,
-                           uint64_t paddr, uint32_t bytes)
+static inline uint64_t next_write(struct memsys *m, struct counters *c, uint64_t at,
+                                  uint64_t paddr, uint32_t bytes)
+{
+    return m->l2 ? l2_write(m, c, at, paddr, bytes) : mem_write(m, c, at, bytes);
+}
+
+static uint64_t l2_write(struct memsys *m, struct counters *c, uint64_t at,
+                         uint64_t paddr, uint32_t bytes)
 {
     struct cache *l2 = m->l2;
-    if (!l2)
-        return mem_write(m, c, at, bytes);
     struct cache_result r = cache_access(l2, paddr >> l2->line_shift, true);
     uint64_t done = at + m->l2_hit;
     if (!r.hit) {
@@ -177,6 +193,68 @@ static uint64_t wbuf_store(struct memsys *m, struct counters *c, uint64_t now,
     m->wb_count++;
     m->wb_last = done;
     return now;
+}
+
+/*
+ * The usual data accesses, answered without the general path below:
+ *   - an access within one L1 D line found in the most recently used way of
+ *     its set (a hit there changes nothing but a write-back store's dirty
+ *     bit);
+ *   - on a direct-mapped write-through cache (the DECstation's), a load
+ *     miss, and a store miss that writes the whole line, with no L2: the
+ *     line is replaced (never dirty: write-through) and read from memory,
+ *     or, for the store, not read at all;
+ *   - a store of a write-through cache (or of no cache) into the write
+ *     buffer, with no L2 behind it;
+ *   - with no D-cache and no L2 (the Sun-3), every load and store.
+ * Each case does exactly what memsys_data() does for it, in the same
+ * order, so every counter and time is the same; a test of the reference
+ * simulator (tests/hwmodel_ref.py) holds both to it.  The point is speed:
+ * inlined into the per-access callback, this is a short path with few
+ * registers, where the general path made the common case pay for stack
+ * spills of the rare ones.  Returns the time the processor may go on, or
+ * MEMSYS_SLOW, having changed nothing, for memsys_data() to do it all.
+ */
+uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
+                           uint64_t paddr, unsigned size, bool store)
+{
+    struct cache *dc = m->dc;
+    if (m->l2)
+        return MEMSYS_SLOW;
+    if (!dc)
+        return store ? wbuf_store(m, c, now, paddr, size) : mem_read(m, c, now, size);
+    unsigned shift = dc->line_shift;
+    uint64_t ln = paddr >> shift;
+    if ((paddr + size - 1) >> shift != ln)
+        return MEMSYS_SLOW;                     /* two lines */
+    uint64_t *way0 = dc->way + (ln & (dc->sets - 1)) * dc->g.assoc;
+    uint64_t key = (ln + 1) << 1;
+    bool mru_hit = (*way0 & ~1ull) == key;
+    if (!store) {
+        if (mru_hit)
+            return now;
+        if (dc->g.assoc != 1 || dc->g.write_back)
+            return MEMSYS_SLOW;
+        *way0 = key;                            /* cache_access: a read miss fills */
+        dc->fills++;
+        c->dmiss++;
+        return mem_read(m, c, now, dc->g.line);
+    }
+    if (dc->g.write_back) {
+        if (!mru_hit)
+            return MEMSYS_SLOW;
+        *way0 |= 1;                             /* a store hit: dirty */
+        return now;
+    }
+    if (!mru_hit) {                             /* only a miss that fills without a fetch */
+        if (dc->g.assoc != 1 || !dc->g.write_allocate || size < dc->g.line)
+            return MEMSYS_SLOW;
+        *way0 = key;
+        dc->fills++;
+        c->dmiss++;
+        c->dmiss_w++;
+    }
+    return wbuf_store(m, c, now, paddr, size);
 }
 
 uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,

@@ -32,6 +32,12 @@ void memsys_flush(struct memsys *m);
  * go on (>= now); the difference is the stall. */
 uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
                      uint64_t paddr, unsigned size, bool store);
+/* The common data accesses only (memsys.c says which), for the per-access
+ * path: the same answer as memsys_data, or MEMSYS_SLOW having changed
+ * nothing, and then memsys_data must be called. */
+#define MEMSYS_SLOW UINT64_MAX
+uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
+                           uint64_t paddr, unsigned size, bool store);
 uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
 
 /* The I-cache lines of one translated block, in the order it fetches them,

@@ -97,6 +97,29 @@ uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
     return stall;
 }
 
+/* The common cases of hw_count_access() and hw_data() (model.h).  The
+ * same sums in the same order: the time an access starts at includes its
+ * own load or store extra, as hw_data's does once hw_count_access has
+ * added it. */
+bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
+{
+    if (hw.tracing)
+        return false;
+    struct counters *c = hw.c;
+    uint64_t extra = hw.extra_mcyc[store ? CL_STORE : CL_LOAD];
+    uint64_t now = c->static_mcyc + extra + c->stall_mcyc - ahead;
+    uint64_t done = memsys_data_quick(hw.mem, c, now, paddr, size, store);
+    if (done == MEMSYS_SLOW)
+        return false;
+    if (store)
+        c->stores++;
+    else
+        c->loads++;
+    c->static_mcyc += extra;
+    c->stall_mcyc += done - now;
+    return true;
+}
+
 /* A page-table entry a TLB walk reads (tlb.c): the same as a load's
  * hw_data, but a function of its own, so that hw_data keeps its one caller
  * on the per-access path and GCC keeps inlining it there. */

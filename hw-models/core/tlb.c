@@ -42,21 +42,7 @@
 
 #include "model.h"
 
-struct tlb {
-    struct cache *i, *d, *large;        /* i == d when unified; large may be NULL */
-    unsigned page_shift, large_shift;
-    uint64_t root;                      /* the page-table root; 0: paging off */
-    uint64_t walk_mcyc;                 /* fixed cost per refill */
-    uint64_t level_mcyc;                /* one reference at an unknown address */
-    /* The page last looked up in each table (page number + 1; 0: none).
-     * Looking the same page up again finds it most recently used in its
-     * set, and a hit there changes nothing, so it is answered here without
-     * a probe: exact, and most accesses are such.  (Unified, a fetch may
-     * reorder a data page's set, and the other way round: each lookup
-     * forgets the other's.)  last_i may live where
-     * the front end can test it without calling in (tlb_last_fetch_at). */
-    uint64_t last_d, last_large, *last_i, own_last_i;
-};
+/* struct tlb is in tlb.h, where the per-access check (tlb_data_quick) sees it. */
 
 static struct cache *table(uint32_t entries, uint32_t assoc, const char *which,
                            const char **err)

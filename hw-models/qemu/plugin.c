@@ -308,6 +308,22 @@ static bool data_paddr_slow(qemu_plugin_meminfo_t info, uint64_t vaddr, bool kee
     return !io;
 }
 
+/* data_paddr() when the table holds the page: true with *pa, else false
+ * (not held, or not RAM) for data_paddr() to decide.  For mem_cb's short
+ * path, which must not call out. */
+static inline bool data_paddr_quick(qemu_plugin_meminfo_t info, uint64_t vaddr, uint64_t *pa)
+{
+#ifdef CHECK_PADDR                      /* every access through data_paddr's check */
+    return false;
+#endif
+    uint64_t tag = (vaddr >> PAGE_SHIFT) << 4 | info_mmu_idx(info);
+    const struct page_slot *sl = &pages[(tag ^ tag >> 13) & (PAGE_SLOTS - 1)];
+    if (sl->tag != tag || sl->gen != *map_gen || !pages_on || (sl->frame & 1))
+        return false;
+    *pa = sl->frame | (vaddr & ((1u << PAGE_SHIFT) - 1));
+    return true;
+}
+
 /* The physical address of the data access at vaddr; false if it is not
  * to RAM (device registers: not modelled). */
 static inline bool data_paddr(qemu_plugin_meminfo_t info, uint64_t vaddr, bool keep,
@@ -355,9 +371,12 @@ static uintptr_t mem_ud(uint64_t rest, const uint8_t *bytes, size_t len)
     return u;
 }
 
-static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+/* Every case of an access: its TLB lookup, its physical address, its
+ * time in the memory system.  Out of line: mem_cb's short path below
+ * handles the common cases and comes here for the rest. */
+static __attribute__((noinline)) void mem_cb_full(qemu_plugin_meminfo_t info, uint64_t vaddr,
+                                                  uintptr_t u)
 {
-    uintptr_t u = (uintptr_t)ud;
     bool store;
     unsigned size;
     if (u & UD_KNOWN) {
@@ -381,6 +400,27 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
     uint64_t pa;
     if (data_paddr(info, vaddr, !(u & UD_REMAPS), &pa))
         hw_data(pa, size, store, u >> UD_REST_SHIFT);
+}
+
+/* The short path: a decoded access (UD_KNOWN) whose TLB lookup is a hit
+ * that changes nothing, whose page is in the table, and which the memory
+ * system answers without its general path (hw_access_quick): most loads
+ * and stores.  Each step either does all that mem_cb_full would have done
+ * for it or changes nothing; anything else goes to mem_cb_full, a tail
+ * call.  Kept apart so that this path is short code that needs few
+ * registers: sharing one body with the rare cases, it spent much of its
+ * time saving and restoring registers only they use. */
+static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    uintptr_t u = (uintptr_t)ud;
+    uint64_t pa;
+#ifndef CHECK_DECODE                    /* (else every access is checked) */
+    if ((u & UD_KNOWN) && (!hw.tlb || tlb_data_quick(vaddr)) &&
+        data_paddr_quick(info, vaddr, &pa) &&
+        hw_access_quick(pa, 1u << (u & 3), u & UD_STORE, u >> UD_REST_SHIFT))
+        return;
+#endif
+    mem_cb_full(info, vaddr, u);
 }
 
 /* The same, attributing the access's extra and stall to the instruction
