@@ -197,19 +197,17 @@ static uint64_t wbuf_store(struct memsys *m, struct counters *c, uint64_t now,
 
 /*
  * The usual data accesses, answered without the general path below:
- *   - an access within one L1 D line found in the most recently used way of
- *     its set (a hit there changes nothing but a write-back store's dirty
- *     bit);
- *   - on a direct-mapped write-through cache (the DECstation's), a load
- *     miss, and a store miss that writes the whole line, with no L2: the
+ *   - an access within one L1 D line that hits (a load, or a store into a
+ *     write-back cache);
+ *   - on a direct-mapped write-through cache (the DECstation's) with no
+ *     L2, a load miss, and a store miss that writes the whole line: the
  *     line is replaced (never dirty: write-through) and read from memory,
  *     or, for the store, not read at all;
- *   - a store of a write-through cache (or of no cache) into the write
- *     buffer, with no L2 behind it;
+ *   - a store that hits a write-through cache, or misses as above, into
+ *     the write buffer, with no L2 behind it;
  *   - with no D-cache and no L2 (the Sun-3), every load and store.
  * Each case does exactly what memsys_data() does for it, in the same
- * order, so every counter and time is the same; a test of the reference
- * simulator (tests/hwmodel_ref.py) holds both to it.  The point is speed:
+ * order, so every counter and time is the same.  The point is speed:
  * inlined into the per-access callback, this is a short path with few
  * registers, where the general path made the common case pay for stack
  * spills of the rare ones.  Returns the time the processor may go on, or
@@ -219,42 +217,33 @@ uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
                            uint64_t paddr, unsigned size, bool store)
 {
     struct cache *dc = m->dc;
-    if (m->l2)
-        return MEMSYS_SLOW;
-    if (!dc)
+    if (!dc) {
+        if (m->l2)
+            return MEMSYS_SLOW;
         return store ? wbuf_store(m, c, now, paddr, size) : mem_read(m, c, now, size);
+    }
+    bool to_wbuf = store && !dc->g.write_back;
+    if (to_wbuf && m->l2)
+        return MEMSYS_SLOW;                     /* written through into an L2 */
     unsigned shift = dc->line_shift;
     uint64_t ln = paddr >> shift;
     if ((paddr + size - 1) >> shift != ln)
         return MEMSYS_SLOW;                     /* two lines */
-    uint64_t *way0 = dc->way + (ln & (dc->sets - 1)) * dc->g.assoc;
-    uint64_t key = (ln + 1) << 1;
-    bool mru_hit = (*way0 & ~1ull) == key;
-    if (!store) {
-        if (mru_hit)
-            return now;
-        if (dc->g.assoc != 1 || dc->g.write_back)
+    if (!cache_hit(dc, ln, store)) {
+        /* Only the misses of a direct-mapped write-through cache that
+         * allocate, and for a store need no fetch (cache_access's fill of
+         * a set of one way; the victim is never dirty). */
+        if (dc->g.assoc != 1 || dc->g.write_back || m->l2 ||
+            (store && (!dc->g.write_allocate || size < dc->g.line)))
             return MEMSYS_SLOW;
-        *way0 = key;                            /* cache_access: a read miss fills */
+        dc->way[ln & (dc->sets - 1)] = (ln + 1) << 1;
         dc->fills++;
         c->dmiss++;
-        return mem_read(m, c, now, dc->g.line);
-    }
-    if (dc->g.write_back) {
-        if (!mru_hit)
-            return MEMSYS_SLOW;
-        *way0 |= 1;                             /* a store hit: dirty */
-        return now;
-    }
-    if (!mru_hit) {                             /* only a miss that fills without a fetch */
-        if (dc->g.assoc != 1 || !dc->g.write_allocate || size < dc->g.line)
-            return MEMSYS_SLOW;
-        *way0 = key;
-        dc->fills++;
-        c->dmiss++;
+        if (!store)
+            return mem_read(m, c, now, dc->g.line);
         c->dmiss_w++;
     }
-    return wbuf_store(m, c, now, paddr, size);
+    return to_wbuf ? wbuf_store(m, c, now, paddr, size) : now;
 }
 
 uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,

@@ -203,11 +203,10 @@ void tlb_set_root(uint64_t root);       /* a new page-table root: flush */
 /* A data access at va (ahead: as for hw_data), an instruction fetch from
  * va's page: look it up, walk on a miss; the stall it added. */
 uint64_t tlb_data(uint64_t va, uint64_t ahead);
-/* tlb_data() for a page it would find, with no stall, as it is: true if
- * that is so (having done what tlb_data would: note the page as the last
- * one), false having changed nothing.  Inline, for the per-access path:
- * most accesses are to a page most recently used in its set, a hit that
- * changes nothing, and a call per access to learn that cost x86 a sixth of
+/* tlb_data() for a page it finds: true if so, having done what tlb_data
+ * would (the same probes in the same order, the page noted as the last
+ * one), false having changed nothing: a miss, for tlb_data to refill.
+ * Inline, for the per-access path: a call per access cost x86 a sixth of
  * its time.  Not while tracing (tlb_data traces every lookup), nor with a
  * unified TLB (a data lookup there must forget the last fetch's page). */
 static inline bool tlb_data_quick(uint64_t va)
@@ -222,15 +221,21 @@ static inline bool tlb_data_quick(uint64_t va)
         return true;
     if (t->large && (va >> t->large_shift) + 1 == t->last_large)
         return true;
-    /* tlb_data probes the ordinary table next: a hit in the first
-     * (most recently used) way of the set is its answer, and changes only
-     * last_d; anything else is its business. */
-    const struct cache *d = t->d;
-    if ((d->way[(small & (d->sets - 1)) * d->g.assoc] & ~1ull) != (small + 1) << 1)
-        return false;
-    t->last_d = small + 1;
-    return true;
+    /* then its probes, each a "store" into a no-allocate table, which
+     * finds without filling: a hit is made most recently used, a miss
+     * changes nothing (and needs a refill: tlb_data's business). */
+    if (cache_hit(t->d, small, true)) {
+        t->last_d = small + 1;
+        return true;
+    }
+    uint64_t big = va >> t->large_shift;
+    if (t->large && cache_hit(t->large, big, true)) {
+        t->last_large = big + 1;
+        return true;
+    }
+    return false;
 }
+
 uint64_t tlb_fetch(uint64_t va);
 /* Keep the page of the last fetch lookup (+ 1; 0: none) in *slot, where
  * the front end can skip calling tlb_fetch for that page again (QEMU: a

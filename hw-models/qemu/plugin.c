@@ -402,22 +402,26 @@ static __attribute__((noinline)) void mem_cb_full(qemu_plugin_meminfo_t info, ui
         hw_data(pa, size, store, u >> UD_REST_SHIFT);
 }
 
-/* The short path: a decoded access (UD_KNOWN) whose TLB lookup is a hit
- * that changes nothing, whose page is in the table, and which the memory
- * system answers without its general path (hw_access_quick): most loads
- * and stores.  Each step either does all that mem_cb_full would have done
- * for it or changes nothing; anything else goes to mem_cb_full, a tail
- * call.  Kept apart so that this path is short code that needs few
- * registers: sharing one body with the rare cases, it spent much of its
- * time saving and restoring registers only they use. */
+/* The short path: an access whose TLB lookup is a hit that changes
+ * nothing, whose page is in the table, and which the memory system answers
+ * without its general path (hw_access_quick): most loads and stores.
+ * Each step either does all that mem_cb_full would have done for it or
+ * changes nothing; anything else goes to mem_cb_full, a tail call.  Kept
+ * apart so that this path is short code that needs few registers: sharing
+ * one body with the rare cases, it spent much of its time saving and
+ * restoring registers only they use.  The size and direction come from
+ * `ud`, or, where the decoder does not tell them (x86, m68k), from the
+ * meminfo word as mem_cb_full reads it: only when the table is on
+ * (pages_on), which data_paddr_quick requires. */
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     uintptr_t u = (uintptr_t)ud;
     uint64_t pa;
 #ifndef CHECK_DECODE                    /* (else every access is checked) */
-    if ((u & UD_KNOWN) && (!hw.tlb || tlb_data_quick(vaddr)) &&
-        data_paddr_quick(info, vaddr, &pa) &&
-        hw_access_quick(pa, 1u << (u & 3), u & UD_STORE, u >> UD_REST_SHIFT))
+    bool store = u & UD_KNOWN ? u & UD_STORE : info_is_store(info);
+    unsigned size = 1u << (u & UD_KNOWN ? u & 3 : info_size_shift(info));
+    if ((!hw.tlb || tlb_data_quick(vaddr)) && data_paddr_quick(info, vaddr, &pa) &&
+        hw_access_quick(pa, size, store, u >> UD_REST_SHIFT))
         return;
 #endif
     mem_cb_full(info, vaddr, u);
