@@ -61,29 +61,6 @@ void cache_flush(struct cache *c);      /* empty it, dropping dirty data */
  *     line is dirty if write-back); otherwise the cache is left untouched;
  *   - every hit and every fill makes the line the most recently used;
  *   - evicting a dirty line is a write-back (reported to the caller). */
-/* cache_access() for a line that is present: the same change (made most
- * recently used; dirty if a write-back store) and true; false, having
- * changed nothing, if it is absent.  For the short paths (memsys.c
- * memsys_data_quick, model.h tlb_data_quick), which leave misses to the
- * general one.  The same loop as cache_access's first. */
-static inline __attribute__((always_inline))
-bool cache_hit(struct cache *c, uint64_t lineno, bool write)
-{
-    uint32_t assoc = c->g.assoc;
-    uint64_t *set = c->way + (lineno & (c->sets - 1)) * assoc;
-    uint64_t key = (lineno + 1) << 1;
-    for (uint32_t i = 0; i < assoc; i++) {
-        if ((set[i] & ~1ull) == key) {
-            uint64_t e = set[i] | (write && c->g.write_back);
-            for (uint32_t k = i; k > 0; k--)
-                set[k] = set[k - 1];
-            set[0] = e;
-            return true;
-        }
-    }
-    return false;
-}
-
 static inline __attribute__((always_inline))
 struct cache_result cache_access(struct cache *c, uint64_t lineno, bool write)
 {

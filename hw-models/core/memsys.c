@@ -53,6 +53,14 @@ struct memsys {
     uint32_t wb_n, wb_head, wb_count;   /* write buffer: ring of drain times */
     uint64_t *wb_done;
     uint64_t wb_last;                   /* when the newest entry drains */
+    /* L1 D's table and geometry again (dc's own never change), where
+     * memsys_data_quick finds them without loading m->dc first: on the
+     * per-access path every dependent load is time.  dway NULL: no D-cache. */
+    uint64_t *dway;
+    uint64_t dset_mask;                 /* sets - 1 */
+    uint32_t dassoc;
+    unsigned dshift;                    /* log2(line) */
+    bool dwrite_back;
 };
 
 static uint64_t max64(uint64_t a, uint64_t b)
@@ -195,53 +203,62 @@ static uint64_t wbuf_store(struct memsys *m, struct counters *c, uint64_t now,
     return now;
 }
 
+/* cache_access() on L1 D, out of line: for memsys_data_quick's less
+ * usual cases, so that the cache's miss and reorder code stays out of the
+ * per-access path.  Not a copy of it: whatever cache_access does, this
+ * does. */
+static __attribute__((noinline)) struct cache_result dline_access(struct cache *dc,
+                                                                  uint64_t lineno, bool store)
+{
+    return cache_access(dc, lineno, store);
+}
+
 /*
- * The usual data accesses, answered without the general path below:
- *   - an access within one L1 D line that hits (a load, or a store into a
- *     write-back cache);
- *   - on a direct-mapped write-through cache (the DECstation's) with no
- *     L2, a load miss, and a store miss that writes the whole line: the
- *     line is replaced (never dirty: write-through) and read from memory,
- *     or, for the store, not read at all;
- *   - a store that hits a write-through cache, or misses as above, into
- *     the write buffer, with no L2 behind it;
- *   - with no D-cache and no L2 (the Sun-3), every load and store.
- * Each case does exactly what memsys_data() does for it, in the same
- * order, so every counter and time is the same.  The point is speed:
- * inlined into the per-access callback, this is a short path with few
- * registers, where the general path made the common case pay for stack
- * spills of the rare ones.  Returns the time the processor may go on, or
- * MEMSYS_SLOW, having changed nothing, for memsys_data() to do it all.
+ * memsys_data() for an access within one L1 D line (or with no D-cache),
+ * which is nearly every access, laid out for speed: inlined into the
+ * per-access callback, the usual case is a short path with few registers
+ * (before, it shared one body with the rare cases and paid for their
+ * stack spills), and the rest is calls.  The usual case: the line is the
+ * most recently used of its set, where cache_access() would find it at
+ * once and change nothing but a write-back store's dirty bit.  Anything
+ * else in the cache goes to cache_access() itself (dline_access); then the
+ * same steps as memsys_data()'s loop, in the same order, so every counter
+ * and time is the same.  Returns the time the processor may go on, or
+ * MEMSYS_SLOW, having changed nothing, for an access across two lines
+ * (memsys_data() does those).
  */
 uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
                            uint64_t paddr, unsigned size, bool store)
 {
-    struct cache *dc = m->dc;
-    if (!dc) {
-        if (m->l2)
-            return MEMSYS_SLOW;
-        return store ? wbuf_store(m, c, now, paddr, size) : mem_read(m, c, now, size);
-    }
-    bool to_wbuf = store && !dc->g.write_back;
-    if (to_wbuf && m->l2)
-        return MEMSYS_SLOW;                     /* written through into an L2 */
-    unsigned shift = dc->line_shift;
+    if (!m->dway)
+        return store ? wbuf_store(m, c, now, paddr, size) : next_read(m, c, now, paddr, size);
+    unsigned shift = m->dshift;
     uint64_t ln = paddr >> shift;
     if ((paddr + size - 1) >> shift != ln)
-        return MEMSYS_SLOW;                     /* two lines */
-    if (!cache_hit(dc, ln, store)) {
-        /* Only the misses of a direct-mapped write-through cache that
-         * allocate, and for a store need no fetch (cache_access's fill of
-         * a set of one way; the victim is never dirty). */
-        if (dc->g.assoc != 1 || dc->g.write_back || m->l2 ||
-            (store && (!dc->g.write_allocate || size < dc->g.line)))
-            return MEMSYS_SLOW;
-        dc->way[ln & (dc->sets - 1)] = (ln + 1) << 1;
-        dc->fills++;
-        c->dmiss++;
-        if (!store)
-            return mem_read(m, c, now, dc->g.line);
-        c->dmiss_w++;
+        return MEMSYS_SLOW;
+    bool to_wbuf = store && !m->dwrite_back;
+    uint64_t *way0 = m->dway + (ln & m->dset_mask) * m->dassoc;
+    if ((*way0 & ~1ull) == (ln + 1) << 1) {
+        if (store && m->dwrite_back)
+            *way0 |= 1;                         /* a write-back store hit: dirty */
+    } else {
+        struct cache *dc = m->dc;
+        struct cache_result r = dline_access(dc, ln, store);
+        if (!r.hit) {
+            c->dmiss++;
+            if (store)
+                c->dmiss_w++;
+            if (!r.filled) {                    /* store miss, no write-allocate */
+                to_wbuf = true;
+            } else {
+                if (r.evicted_dirty) {
+                    c->writebacks++;
+                    next_write(m, c, now, r.victim << shift, dc->g.line);
+                }
+                if (!(store && size >= dc->g.line && !(paddr & (dc->g.line - 1))))
+                    now = next_read(m, c, now, ln << shift, dc->g.line);
+            }
+        }
     }
     return to_wbuf ? wbuf_store(m, c, now, paddr, size) : now;
 }
@@ -459,6 +476,13 @@ struct memsys *memsys_new(const struct memsys_params *p, const char **err)
     if (*err) {
         free(m);
         return NULL;
+    }
+    if (m->dc) {
+        m->dway = m->dc->way;
+        m->dset_mask = m->dc->sets - 1;
+        m->dassoc = m->dc->g.assoc;
+        m->dshift = m->dc->line_shift;
+        m->dwrite_back = m->dc->g.write_back;
     }
     m->bus = p->bus_bytes;
     m->bus_shift = __builtin_ctz(p->bus_bytes);

@@ -203,12 +203,14 @@ void tlb_set_root(uint64_t root);       /* a new page-table root: flush */
 /* A data access at va (ahead: as for hw_data), an instruction fetch from
  * va's page: look it up, walk on a miss; the stall it added. */
 uint64_t tlb_data(uint64_t va, uint64_t ahead);
-/* tlb_data() for a page it finds: true if so, having done what tlb_data
- * would (the same probes in the same order, the page noted as the last
- * one), false having changed nothing: a miss, for tlb_data to refill.
- * Inline, for the per-access path: a call per access cost x86 a sixth of
- * its time.  Not while tracing (tlb_data traces every lookup), nor with a
- * unified TLB (a data lookup there must forget the last fetch's page). */
+/* tlb_data() for a page it would find with a lookup that changes nothing
+ * (a page most recently used in its set, or the last one looked up): true
+ * if so, having done what tlb_data would (note it as the last page),
+ * false having changed nothing, for tlb_data to decide.  Inline, for the
+ * per-access path: a call per access cost x86 a sixth of its time.  Not
+ * while tracing (tlb_data traces every lookup), nor with a unified TLB (a
+ * data lookup there must forget the last fetch's page).  The tables'
+ * entries are cache.h's: (page number + 1) << 1, never dirty. */
 static inline bool tlb_data_quick(uint64_t va)
 {
     struct tlb *t = hw.tlb;
@@ -216,20 +218,22 @@ static inline bool tlb_data_quick(uint64_t va)
         return true;                    /* paging off: tlb_data does nothing */
     if (hw.tracing || t->i == t->d)
         return false;
-    uint64_t small = va >> t->page_shift;
-    if (small + 1 == t->last_d)
+    uint64_t small = va >> t->page_shift, big = va >> t->large_shift;
+    if (small + 1 == t->last_d || (t->large && big + 1 == t->last_large))
         return true;
-    if (t->large && (va >> t->large_shift) + 1 == t->last_large)
-        return true;
-    /* then its probes, each a "store" into a no-allocate table, which
-     * finds without filling: a hit is made most recently used, a miss
-     * changes nothing (and needs a refill: tlb_data's business). */
-    if (cache_hit(t->d, small, true)) {
+    /* tlb_data's probes, in its order: the ordinary table, then (if the
+     * page is in no way of that set) the large-page table. */
+    const struct cache *d = t->d;
+    const uint64_t *set = d->way + (small & (d->sets - 1)) * d->g.assoc;
+    if (set[0] == (small + 1) << 1) {
         t->last_d = small + 1;
         return true;
     }
-    uint64_t big = va >> t->large_shift;
-    if (t->large && cache_hit(t->large, big, true)) {
+    for (uint32_t i = 1; i < d->g.assoc; i++)
+        if (set[i] == (small + 1) << 1)
+            return false;               /* a hit that reorders the set */
+    const struct cache *L = t->large;
+    if (L && L->way[(big & (L->sets - 1)) * L->g.assoc] == (big + 1) << 1) {
         t->last_large = big + 1;
         return true;
     }
