@@ -118,7 +118,8 @@ bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
     else
         c->loads++;
     c->static_mcyc += extra;
-    c->stall_mcyc += done - now;
+    if (done != now)                    /* (most accesses: no stall) */
+        c->stall_mcyc += done - now;
     return true;
 }
 
