@@ -38,6 +38,9 @@ uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
 #define MEMSYS_SLOW UINT64_MAX
 uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
                            uint64_t paddr, unsigned size, bool store);
+/* Only a hit that costs no time (memsys.c): true having done it, false
+ * having changed nothing. */
+bool memsys_data_hit(struct memsys *m, uint64_t paddr, unsigned size, bool store);
 uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
 
 /* The I-cache lines of one translated block, in the order it fetches them,

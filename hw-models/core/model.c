@@ -123,6 +123,20 @@ bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
     return true;
 }
 
+/* A hit with no stall (model.h): counted and charged its extra, as
+ * hw_count_access() does; hw_data() would add nothing. */
+bool hw_access_hit(uint64_t paddr, unsigned size, bool store)
+{
+    if (hw.tracing || !memsys_data_hit(hw.mem, paddr, size, store))
+        return false;
+    if (store)
+        hw.c->stores++;
+    else
+        hw.c->loads++;
+    hw.c->static_mcyc += hw.extra_mcyc[store ? CL_STORE : CL_LOAD];
+    return true;
+}
+
 /* A page-table entry a TLB walk reads (tlb.c): the same as a load's
  * hw_data, but a function of its own, so that hw_data keeps its one caller
  * on the per-access path and GCC keeps inlining it there. */

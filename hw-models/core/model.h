@@ -174,6 +174,9 @@ uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
  * would have done; false having changed nothing, and then the caller makes
  * the two calls.  No TLB here: the caller has looked the page up. */
 bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
+/* The same for a hit that costs nothing but the access's extra
+ * (memsys_data_hit): the shortest path of all. */
+bool hw_access_hit(uint64_t paddr, unsigned size, bool store);
 /* A 4-byte read of a page-table entry by a TLB walk (tlb.c): as hw_data. */
 uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead);
 /* Instruction fetch, by I-cache line number (paddr >> hw_iline_shift()):

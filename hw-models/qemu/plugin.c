@@ -402,17 +402,32 @@ static __attribute__((noinline)) void mem_cb_full(qemu_plugin_meminfo_t info, ui
         hw_data(pa, size, store, u >> UD_REST_SHIFT);
 }
 
+/* The middle path: an access to RAM whose TLB lookup and physical
+ * address mem_cb has found, but which is not a plain hit (a store into the
+ * write buffer, a miss, no D-cache): the memory system's usual cases
+ * (hw_access_quick), or else everything again (mem_cb_full).  Out of
+ * line, so that mem_cb's own path needs no registers saved. */
+static __attribute__((noinline)) void mem_cb_ram(qemu_plugin_meminfo_t info, uint64_t vaddr,
+                                                 uintptr_t u, uint64_t pa, unsigned size,
+                                                 bool store)
+{
+    if (!hw_access_quick(pa, size, store, u >> UD_REST_SHIFT))
+        mem_cb_full(info, vaddr, u);
+}
+
 /* The short path: an access whose TLB lookup is a hit that changes
- * nothing, whose page is in the table, and which the memory system answers
- * without its general path (hw_access_quick): most loads and stores.
- * Each step either does all that mem_cb_full would have done for it or
- * changes nothing; anything else goes to mem_cb_full, a tail call.  Kept
- * apart so that this path is short code that needs few registers: sharing
- * one body with the rare cases, it spent much of its time saving and
- * restoring registers only they use.  The size and direction come from
- * `ud`, or, where the decoder does not tell them (x86, m68k), from the
- * meminfo word as mem_cb_full reads it: only when the table is on
- * (pages_on), which data_paddr_quick requires. */
+ * nothing, whose page is in the table, and which hits L1 D at no cost
+ * (hw_access_hit): most loads, and a write-back cache's stores.  The rest
+ * go on to mem_cb_ram or mem_cb_full, as tail calls.  Each step either
+ * does all that mem_cb_full would have done for it or changes nothing
+ * (tlb_data_quick may note the page it found as the last one, which is
+ * what tlb_data does first anyway).  Kept apart so that this path is
+ * short code that needs few registers: sharing one body with the rare
+ * cases, it spent much of its time saving and restoring registers only
+ * they use.  The size and direction come from `ud`, or, where the
+ * decoder does not tell them (x86, m68k), from the meminfo word as
+ * mem_cb_full reads it: only when the table is on (pages_on), which
+ * data_paddr_quick requires. */
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     uintptr_t u = (uintptr_t)ud;
@@ -420,9 +435,12 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 #ifndef CHECK_DECODE                    /* (else every access is checked) */
     bool store = u & UD_KNOWN ? u & UD_STORE : info_is_store(info);
     unsigned size = 1u << (u & UD_KNOWN ? u & 3 : info_size_shift(info));
-    if ((!hw.tlb || tlb_data_quick(vaddr)) && data_paddr_quick(info, vaddr, &pa) &&
-        hw_access_quick(pa, size, store, u >> UD_REST_SHIFT))
+    if ((!hw.tlb || tlb_data_quick(vaddr)) && data_paddr_quick(info, vaddr, &pa)) {
+        if (hw_access_hit(pa, size, store))
+            return;
+        mem_cb_ram(info, vaddr, u, pa, size, store);
         return;
+    }
 #endif
     mem_cb_full(info, vaddr, u);
 }
