@@ -265,6 +265,25 @@ uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
     return to_wbuf ? wbuf_store(m, c, now, paddr, size) : now;
 }
 
+/* With no D-cache, no L2 and no write buffer (the Sun-3), every load and
+ * store is one memory transfer: memsys_data() reduced to what it does
+ * then (wbuf_store with no buffer, next_read with no L2), for a callback
+ * of its own that needs no more. */
+bool memsys_direct(const struct memsys *m)
+{
+    return !m->dc && !m->l2 && m->wb_n == 0;
+}
+
+uint64_t memsys_data_direct(struct memsys *m, struct counters *c, uint64_t now,
+                            unsigned size, bool store)
+{
+    if (!store)
+        return mem_read(m, c, now, size);
+    uint64_t done = mem_write(m, c, now, size);
+    c->wbuf_stall_mcyc += done - now;
+    return done;
+}
+
 /* The commonest access of all: within one line of L1 D, the most recently
  * used of its set, and a load or a store into a write-back cache, which
  * memsys_data() answers with no stall, changing nothing but a store's

@@ -41,6 +41,11 @@ uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
 /* Only a hit that costs no time (memsys.c): true having done it, false
  * having changed nothing. */
 bool memsys_data_hit(struct memsys *m, uint64_t paddr, unsigned size, bool store);
+/* Whether the memory system is memory alone (no D-cache, L2 or write
+ * buffer), and then an access's time, as memsys_data gives it. */
+bool memsys_direct(const struct memsys *m);
+uint64_t memsys_data_direct(struct memsys *m, struct counters *c, uint64_t now,
+                            unsigned size, bool store);
 uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
 
 /* The I-cache lines of one translated block, in the order it fetches them,

@@ -58,6 +58,7 @@ const char *hw_start(const char *isa_name)
         hw.extra_mcyc[k] = cycles_to_mcyc(hw.p.extra[k]);
     hw.trap_mcyc = cycles_to_mcyc(hw.p.trap_cycles);
     hw.windows = hw.p.wovf_pc || hw.p.wunf_pc;
+    hw.mem_direct = memsys_direct(hw.mem);
     if ((err = tlb_start()) != NULL)
         return err;
     hw.tlb_counts = hw.p.tlb.page_size != 0;
@@ -135,6 +136,20 @@ bool hw_access_hit(uint64_t paddr, unsigned size, bool store)
         hw.c->loads++;
     hw.c->static_mcyc += hw.extra_mcyc[store ? CL_STORE : CL_LOAD];
     return true;
+}
+
+/* With memory alone (model.h): the same sums as hw_count_access() and
+ * hw_data(), in the same order. */
+void hw_access_direct(unsigned size, bool store, uint64_t ahead)
+{
+    struct counters *c = hw.c;
+    if (store)
+        c->stores++;
+    else
+        c->loads++;
+    c->static_mcyc += hw.extra_mcyc[store ? CL_STORE : CL_LOAD];
+    uint64_t now = hw_now() - ahead;
+    c->stall_mcyc += memsys_data_direct(hw.mem, c, now, size, store) - now;
 }
 
 /* A page-table entry a TLB walk reads (tlb.c): the same as a load's

@@ -111,6 +111,7 @@ struct hw {
     bool tracing;                       /* the traced region is open */
     bool attributing;                   /* attrib= given */
     bool windows;                       /* wovf_pc= or wunf_pc= given: count window traps */
+    bool mem_direct;                    /* no D-cache, L2 or write buffer (memsys_direct) */
     /* Where records go when there is no out= file (QEMU: its log), or NULL
      * to drop them. */
     void (*outs)(const char *text);
@@ -177,6 +178,9 @@ bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
 /* The same for a hit that costs nothing but the access's extra
  * (memsys_data_hit): the shortest path of all. */
 bool hw_access_hit(uint64_t paddr, unsigned size, bool store);
+/* hw_count_access() and hw_data() where hw.mem_direct and not tracing
+ * (the address then matters to nothing). */
+void hw_access_direct(unsigned size, bool store, uint64_t ahead);
 /* A 4-byte read of a page-table entry by a TLB walk (tlb.c): as hw_data. */
 uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead);
 /* Instruction fetch, by I-cache line number (paddr >> hw_iline_shift()):

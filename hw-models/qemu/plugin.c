@@ -415,10 +415,17 @@ static __attribute__((noinline)) void mem_cb_ram(qemu_plugin_meminfo_t info, uin
         mem_cb_full(info, vaddr, u);
 }
 
+/* The same with memory alone (hw.mem_direct: the Sun-3), where every
+ * access is a memory transfer: a function that needs nothing more. */
+static __attribute__((noinline)) void mem_cb_direct(unsigned size, bool store, uint64_t ahead)
+{
+    hw_access_direct(size, store, ahead);
+}
+
 /* The short path: an access whose TLB lookup is a hit that changes
  * nothing, whose page is in the table, and which hits L1 D at no cost
  * (hw_access_hit): most loads, and a write-back cache's stores.  The rest
- * go on to mem_cb_ram or mem_cb_full, as tail calls.  Each step either
+ * go on to mem_cb_direct, mem_cb_ram or mem_cb_full, as tail calls.  Each step either
  * does all that mem_cb_full would have done for it or changes nothing
  * (tlb_data_quick may note the page it found as the last one, which is
  * what tlb_data does first anyway).  Kept apart so that this path is
@@ -438,6 +445,10 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
     if ((!hw.tlb || tlb_data_quick(vaddr)) && data_paddr_quick(info, vaddr, &pa)) {
         if (hw_access_hit(pa, size, store))
             return;
+        if (hw.mem_direct && !hw.tracing) {
+            mem_cb_direct(size, store, u >> UD_REST_SHIFT);
+            return;
+        }
         mem_cb_ram(info, vaddr, u, pa, size, store);
         return;
     }
