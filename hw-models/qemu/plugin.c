@@ -422,14 +422,15 @@ static __attribute__((noinline)) void mem_cb_direct(unsigned size, bool store, u
     hw_access_direct(size, store, ahead);
 }
 
-/* The short path: an access whose TLB lookup is a hit that changes
- * nothing, whose page is in the table, and which hits L1 D at no cost
- * (hw_access_hit): most loads, and a write-back cache's stores.  The rest
- * go on to mem_cb_direct, mem_cb_ram or mem_cb_full, as tail calls.  Each step either
- * does all that mem_cb_full would have done for it or changes nothing
+/* Every load and store comes here first.  The short path: an access
+ * whose TLB lookup is a hit that changes nothing, whose page is in the
+ * table, and which hits L1 D at no cost (hw_access_hit): most loads, and
+ * a write-back cache's stores.  The rest go on to mem_cb_direct,
+ * mem_cb_ram or mem_cb_full, as tail calls.  Each step either does all
+ * that mem_cb_full would have done for it or changes nothing
  * (tlb_data_quick may note the page it found as the last one, which is
  * what tlb_data does first anyway).  Kept apart so that this path is
- * short code that needs few registers: sharing one body with the rare
+ * short code that needs no stack frame: sharing one body with the rare
  * cases, it spent much of its time saving and restoring registers only
  * they use.  The size and direction come from `ud`, or, where the
  * decoder does not tell them (x86, m68k), from the meminfo word as
