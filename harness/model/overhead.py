@@ -30,7 +30,7 @@ from typing import Callable
 
 from .. import ROOT
 from ..bench import provenance, suite
-from ..guest import machines, protocol
+from ..guest import buildstamp, machines, protocol
 from . import hwmodel, runs
 
 # {benchmark: (emulator CPU seconds, guest instructions)}
@@ -137,6 +137,9 @@ def overhead(profile: str, repeat: int = 3, bench_names: list[str] | None = None
     path.write_text(text)
     # what produced it, beside it (harness/bench/provenance.py)
     made_by = provenance.record(machines.get(arch), hwmodel.load_profile(profile))
+    if floor:
+        made_by["floor_plugin"] = {"path": str(hwmodel.FLOOR_PLUGIN.relative_to(ROOT)),
+                                   "sha256": buildstamp.sha256_file(hwmodel.FLOOR_PLUGIN)}
     path.with_suffix(".json").write_text(json.dumps(
         {"table": text, "best": best, "provenance": made_by}, indent=1) + "\n")
     return text, path

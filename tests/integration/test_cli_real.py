@@ -138,5 +138,9 @@ def test_overhead_command(tmp_path):
     assert 10 < minsns < 100 and none_s > 0 and model_s > 0
     floor_s, floor_ratio = float(row[7]), float(row[8])
     assert floor_s > 0 and floor_ratio == pytest.approx(floor_s / none_s, abs=0.01)
-    best = json.loads((tmp_path / "hwmodel-overhead-ds3100.json").read_text())["best"]
+    made = json.loads((tmp_path / "hwmodel-overhead-ds3100.json").read_text())
+    best = made["best"]
+    assert made["provenance"]["floor_plugin"] == {
+        "path": "build/hw-models/libfloor.so",
+        "sha256": buildstamp.sha256_file(ROOT / "build/hw-models/libfloor.so")}
     assert best["floor"]["getpid"][1] == best["none"]["getpid"][1]     # the same work
