@@ -255,14 +255,15 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
-def _top_fields(data: dict[str, Any], fields: dict[str, Any]) -> str | None:
-    """The first of the top-level `fields` missing or wrong, as a message."""
+def _top_fields(data: dict[str, Any], fields: dict[str, Any], where: str = "") -> str | None:
+    """The first of `fields` missing or wrong, as a message; `where` names
+    the section ("[tlb] "), empty for the top level."""
     for key, check in fields.items():
         if key not in data:
-            return f"{key} is missing"
+            return f"{where}{key} is missing"
         why = check(data[key])
         if why:
-            return f"{key} = {data[key]!r} {why}"
+            return f"{where}{key} = {data[key]!r} {why}"
     return None
 
 
@@ -349,12 +350,9 @@ def validate_tlb(sec: Any, isa: str) -> str | None:
             return f"[tlb] unknown field {key!r}"
     walk = sec.get("refill") == "walk"
     required = {**TLB_FIELDS, **(TLB_WALK_FIELDS if walk else {})}
-    for key, check in required.items():
-        if key not in sec:
-            return f"[tlb] {key} is missing"
-        why = check(sec[key])
-        if why:
-            return f"[tlb] {key} = {sec[key]!r} {why}"
+    problem = _top_fields(sec, required, "[tlb] ")
+    if problem:
+        return problem
     for key, check in TLB_OPTIONAL.items():
         if key in sec and check(sec[key]):
             return f"[tlb] {key} = {sec[key]!r} {check(sec[key])}"

@@ -224,6 +224,36 @@ static inline __attribute__((always_inline)) uint64_t wbuf_store(struct memsys *
     return now;
 }
 
+/* What follows an L1 D lookup of line ln (r: what cache_access did) for
+ * the access of `size` at paddr: a miss counted, a dirty victim written
+ * back, the line fetched unless the store writes it whole.  A store miss
+ * that allocates nothing sets *to_wbuf.  Returns when the data is there.
+ * (memsys_data's loop and memsys_data_quick's rarer cases both end here.) */
+static inline uint64_t dline_done(struct memsys *m, struct counters *c, uint64_t now,
+                                  uint64_t paddr, uint64_t ln, unsigned size, bool store,
+                                  struct cache_result r, bool *to_wbuf)
+{
+    struct cache *dc = m->dc;
+    if (r.hit)
+        return now;
+    c->dmiss++;
+    if (store)
+        c->dmiss_w++;
+    if (!r.filled) {                    /* store miss, no write-allocate */
+        *to_wbuf = true;
+        return now;
+    }
+    if (r.evicted_dirty) {
+        c->writebacks++;
+        next_write(m, c, now, r.victim << dc->line_shift, dc->g.line);
+    }
+    /* A store that writes the whole line need not fetch it first
+     * (one-word lines, as on the R2000, are never fetched by stores). */
+    if (!(store && size >= dc->g.line && !(paddr & (dc->g.line - 1))))
+        now = next_read(m, c, now, ln << dc->line_shift, dc->g.line);
+    return now;
+}
+
 /* cache_access() on L1 D, out of line: for memsys_data_quick's less
  * usual cases, so that the cache's miss and reorder code stays out of the
  * per-access path.  Not a copy of it: whatever cache_access does, this
@@ -252,9 +282,9 @@ static inline bool in_other_ways(const uint64_t *way0, uint32_t assoc, uint64_t 
  * stack spills), and the rest is calls.  The usual case: the line is the
  * most recently used of its set, where cache_access() would find it at
  * once and change nothing but a write-back store's dirty bit.  Anything
- * else in the cache goes to cache_access() itself (dline_access); then the
- * same steps as memsys_data()'s loop, in the same order, so every counter
- * and time is the same.  Returns the time the processor may go on, or
+ * else in the cache goes to cache_access() itself (dline_access), then
+ * dline_done, as in memsys_data()'s loop, so every counter and time is the
+ * same.  Returns the time the processor may go on, or
  * MEMSYS_SLOW, having changed nothing, for an access across two lines
  * (memsys_data() does those).
  */
@@ -281,23 +311,8 @@ uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
         c->dmiss_w++;
         to_wbuf = true;
     } else {
-        struct cache *dc = m->dc;
-        struct cache_result r = dline_access(dc, ln, store);
-        if (!r.hit) {
-            c->dmiss++;
-            if (store)
-                c->dmiss_w++;
-            if (!r.filled) {                    /* store miss, no write-allocate */
-                to_wbuf = true;
-            } else {
-                if (r.evicted_dirty) {
-                    c->writebacks++;
-                    next_write(m, c, now, r.victim << shift, dc->g.line);
-                }
-                if (!(store && size >= dc->g.line && !(paddr & (dc->g.line - 1))))
-                    now = next_read(m, c, now, ln << shift, dc->g.line);
-            }
-        }
+        now = dline_done(m, c, now, paddr, ln, size, store, dline_access(m->dc, ln, store),
+                         &to_wbuf);
     }
     return to_wbuf ? wbuf_store(m, c, now, paddr, size) : now;
 }
@@ -353,26 +368,9 @@ uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
     }
     unsigned shift = dc->line_shift;
     bool to_wbuf = store && !dc->g.write_back;
-    for (uint64_t ln = paddr >> shift; ln <= (paddr + size - 1) >> shift; ln++) {
-        struct cache_result r = cache_access(dc, ln, store);
-        if (r.hit)
-            continue;
-        c->dmiss++;
-        if (store)
-            c->dmiss_w++;
-        if (!r.filled) {                /* store miss, no write-allocate */
-            to_wbuf = true;
-            continue;
-        }
-        if (r.evicted_dirty) {
-            c->writebacks++;
-            next_write(m, c, now, r.victim << shift, dc->g.line);
-        }
-        /* A store that writes the whole line need not fetch it first
-         * (one-word lines, as on the R2000, are never fetched by stores). */
-        if (!(store && size >= dc->g.line && !(paddr & (dc->g.line - 1))))
-            now = next_read(m, c, now, ln << shift, dc->g.line);
-    }
+    for (uint64_t ln = paddr >> shift; ln <= (paddr + size - 1) >> shift; ln++)
+        now = dline_done(m, c, now, paddr, ln, size, store, cache_access(dc, ln, store),
+                         &to_wbuf);
     if (to_wbuf)
         now = wbuf_store(m, c, now, paddr, size);
     return now;

@@ -130,11 +130,7 @@ bool hw_access_hit(uint64_t paddr, unsigned size, bool store)
 {
     if (hw.tracing || !memsys_data_hit(hw.mem, paddr, size, store))
         return false;
-    if (store)
-        hw.c->stores++;
-    else
-        hw.c->loads++;
-    hw.c->static_mcyc += hw.extra_mcyc[store ? CL_STORE : CL_LOAD];
+    hw_count_access(store);
     return true;
 }
 
@@ -142,14 +138,9 @@ bool hw_access_hit(uint64_t paddr, unsigned size, bool store)
  * hw_data(), in the same order. */
 void hw_access_direct(unsigned size, bool store, uint64_t ahead)
 {
-    struct counters *c = hw.c;
-    if (store)
-        c->stores++;
-    else
-        c->loads++;
-    c->static_mcyc += hw.extra_mcyc[store ? CL_STORE : CL_LOAD];
+    hw_count_access(store);
     uint64_t now = hw_now() - ahead;
-    c->stall_mcyc += memsys_data_direct(hw.mem, c, now, size, store) - now;
+    hw.c->stall_mcyc += memsys_data_direct(hw.mem, hw.c, now, size, store) - now;
 }
 
 /* A page-table entry a TLB walk reads (tlb.c): the same as a load's
