@@ -99,7 +99,7 @@ def _bench_names() -> list[str]:
 
 
 ARCH = Option("--arch", "ISA", "the ISA to boot", choices=machines.names,
-              default_help="the profile's ISA; riscv for profile none")
+              default_help=f"the profile's ISA; {machines.DEFAULT_ARCH} for profile none")
 PROFILE = Option("--profile", "NAME", "timing profile (hw-models/profiles/NAME.toml)",
                  default="none", default_help="none: plain emulator, 1 instruction = 1 ns",
                  choices=profiles.names)
@@ -368,7 +368,7 @@ def cmd_overhead(args: argparse.Namespace) -> int:
 
 def cmd_crashtest(args: argparse.Namespace) -> int:
     from .crashtest import report as crashreport
-    text, where = crashreport.crashtest(Path(args.out), args.arch or "riscv",
+    text, where = crashreport.crashtest(Path(args.out), args.arch,
                                         args.profile or "", args.max_points,
                                         args.workload, args.policy, say=_say)
     print(text, end="")
@@ -461,7 +461,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("report", "print the tables again from a run that `run` wrote",
             cmd_report, (OUT.but(help="where to look for runs named by tag"),),
             ((("run",), dict(metavar="RUN", help="a run directory, its results.json, "
-                             "a run's name (riscv-none) or a tag")),)),
+                             f"a run's name ({machines.DEFAULT_ARCH}-none) or a tag")),)),
     Command("compare", "two runs side by side, per benchmark and case: both values, "
             "their ratio and the model's counters; write OUT/compare-A-vs-B.csv", cmd_compare,
             (OUT.but(help="where to look for runs named by tag, and to write the CSV"),),
@@ -536,7 +536,7 @@ COMMANDS: tuple[Command, ...] = (
                                  help="with --write-baseline: even with local changes")))),
     Command("gdb", "the kernel stopped at its first instruction under gdb (QEMU's "
             "gdbstub), or under SIMH's own debugger on the VAX (docs/debugging.md)",
-            cmd_gdb, (ARCH.but(default="riscv", default_help="riscv"),),
+            cmd_gdb, (ARCH.but(default=machines.DEFAULT_ARCH, default_help=""),),
             ((("--program",), dict(metavar="NAME", help="also load this guest program's "
                                    "symbols, e.g. getpid")),
              (("gdb_args",), dict(nargs=argparse.REMAINDER, metavar="-- GDB-ARGS",
@@ -545,10 +545,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("crashtest", "crash consistency under each write policy: log every disk write, "
             "replay every crash point onto the image, fsck and fsck -y each, count the "
             "acknowledged data lost; write OUT/crashtest/ (docs/crashtest.md)", cmd_crashtest,
-            (ARCH.but(default="riscv", default_help="riscv"), OUT),
+            (ARCH.but(default=machines.DEFAULT_ARCH, default_help=""), OUT),
             ((("--profile",), dict(default=None, metavar="NAME",
                                    help="the model that records the log (default: the "
-                                   "ISA's own, ds3100-riscv on riscv)")),
+                                   "ISA's own, its registry entry's model_profile)")),
              (("--max-points",), dict(type=_positive_int, default=400, metavar="N",
                                       help="crash states tried per log, of each kind "
                                       "(default: 400)")),
@@ -626,7 +626,7 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     if "arch" in vars(args) and isinstance(profile, str):
         isa = hwmodel.load_profile(profile).isa if hwmodel.is_model(profile) else None
         if args.arch is None:
-            args.arch = isa or "riscv"
+            args.arch = isa or machines.DEFAULT_ARCH
         elif isa is not None and isa != args.arch:
             parser.error(f"profile {profile} models a {isa} machine, not {args.arch}: "
                          f"use --arch {isa}, or leave --arch out")

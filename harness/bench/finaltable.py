@@ -38,25 +38,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..guest import machines
 from ..guest.protocol import Result
 from .diskpredict import BSIZE, Disk
 from .suite import memlat_case
 
-# What the MIPS TLB maps at once: QEMU's 24Kc, 16 entries of two 4 KB pages
-# each (kernel/arch/mips/mips.h: NTLB), not the R2000's 64 single pages.
-TLB_REACH = 16 * 2 * 4096
 
-
-# Instructions per load of measure.c's pointer chase (p = *p, 16 in a
-# row), where an ISA's compiled code is not one instruction a load.  On
-# MIPS I a load has a delay slot, which the compiler fills with a nop when
-# the next instruction needs the value, and the model counts that nop like
-# any other; only the 16th slot gets other work (the loop's): 1 + 15/16.
-# On SPARC the 16th load sits in the loop branch's delay slot, where the
-# empty loop that is subtracted has a nop: 15/16.  The VAX loads through
-# memory in one instruction, `movl *0(r1),r1` (deferred addressing: two
-# loads), so 8 instructions make 16 loads.
-CHASE_INSNS = {"mips": 1 + 15 / 16, "sparc": 15 / 16, "vax": 0.5}
+def _machine(profile: dict[str, Any]) -> machines.Machine | None:
+    """The registry's entry for the profile's ISA (None for profile none)."""
+    return machines.find(profile.get("isa", ""))
 
 
 @dataclass(frozen=True)
@@ -112,7 +102,7 @@ class Hardware:
     bus_bytes: int
     disk_sequential_ns: float                       # a BSIZE request after the last one
     disk_random_ns: float                           # ... anywhere else: seek, half a turn
-    # Instructions a load of the pointer chase takes (CHASE_INSNS).
+    # Instructions a load of the pointer chase takes (the registry's chase_insns).
     load_use_insns: float = 1.0
     # memory.write_ns: a bus word's write cycle where it is slower than the
     # read path's (the DS3100); 0: writes move at the bandwidth, as reads.
@@ -139,11 +129,12 @@ class Hardware:
             sequential += BSIZE * 1e3 / disk["transfer_mbs"]
         random = sequential + disk["seek_ms"] * 1e6 + (0.5 * 60e9 / disk["rpm"]
                                                        if disk["rpm"] else 0)
+        machine = _machine(data)
         return Hardware(1000.0 / cpu["clock_mhz"], cpu["cpi"], cpu["branch_extra"],
                         cpu["load_extra"], cpu["trap_extra"], dcache, l2t,
                         float(mem["latency_ns"]), float(mem["bandwidth_mbs"]),
                         int(mem["bus_bytes"]), sequential, random,
-                        CHASE_INSNS.get(data.get("isa", ""), 1.0),
+                        machine.chase_insns if machine else 1.0,
                         float(mem.get("write_ns") or 0.0))
 
     # -- pieces, in ns
@@ -299,17 +290,20 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
     if hw.l2:
         levels.append(("L2", hw.l2.size))
     levels.append(("memory", 4 << 20))
-    # (MIPS refills its TLB in software, and a ring bigger than the TLB's
-    # reach takes refills the prediction leaves out: the TLB is not modelled.
-    # A profile's [tlb] walks (hw-models/core/tlb.c) are left out too: what
-    # a walk costs depends on whether its page-table entries are cached.)
+    # (Where the kernel refills the TLB in software, on MIPS, a ring bigger
+    # than the TLB's reach takes refills the prediction leaves out: that TLB
+    # is not modelled.  A profile's [tlb] walks (hw-models/core/tlb.c) are
+    # left out too: what a walk costs depends on whether its page-table
+    # entries are cached.)
     walked = profile.get("tlb", {})
     walk_reach = walked["dtlb_entries"] * walked["page_size"] \
         if walked.get("refill") == "walk" else None
+    machine = _machine(profile)
+    soft_reach = machine.software_tlb_reach if machine else 0
     for stride in (128, 4):
         for name, size in levels:
             case = memlat_case(stride, size)
-            tlb = profile.get("isa") == "mips" and size > TLB_REACH
+            tlb = 0 < soft_reach < size
             walks = walk_reach is not None and size > walk_reach
             add("memlat", case, f"memory read, {name} ({_size(size)} array, stride {stride} B)",
                 "002 2a; 004 Fig. 4", ">=" if tlb or walks else "=", hw.load_ns(size, stride),

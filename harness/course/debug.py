@@ -153,7 +153,7 @@ def _stop(proc: subprocess.Popen) -> None:
 def simh_script(machine: machines.Machine, trap_addr: int) -> str:
     image = machine.kernel_path()
     return f"""\
-; written by harness/course/debug.py (`make gdb ARCH=vax`): the kernel
+; written by harness/course/debug.py (`make gdb ARCH={machine.arch}`): the kernel
 ; loaded, a breakpoint at its trap entry, and SIMH's prompt.
 set cpu 64m
 set cpu history=1000
@@ -196,12 +196,12 @@ def run_simh(machine: machines.Machine, program: str | None, say=print) -> int:
         if name in table:
             say(f"  {first_insn(table[name]):08x}  {name}")
     if program:
-        psyms = Symbols.load(program_path("vax", program))
+        psyms = Symbols.load(program_path(machine.arch, program))
         say(f"{program}'s (user space; every program is linked at the same addresses):")
         for sym in psyms.symbols:
             if sym.name in ("main", "getpid", "_start", program):
                 say(f"  {first_insn(sym):08x}  {sym.name}")
-    say("(every symbol: build/vax/kernel.asm, the disassembly the build writes)")
+    say(f"(every symbol: build/{machine.arch}/kernel.asm, the disassembly the build writes)")
     script = machine.kernel_path().with_name("debug.simh")
     script.write_text(simh_script(machine, trap))
     say(f"harness: {exe} {script}")

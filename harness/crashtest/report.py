@@ -103,7 +103,7 @@ def explain(rows: list[Row], limit: int = 3) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def plot(risk: dict[str, list[tuple[int, int]]], paths: list[Path]) -> None:
+def plot(risk: dict[str, list[tuple[int, int]]], paths: list[Path], arch: str) -> None:
     """One panel per workload: acknowledged bytes not on the disk, over the
     run's guest time (each has its own scale: Andrew risks a megabyte, the
     shell session a few bytes)."""
@@ -122,14 +122,15 @@ def plot(risk: dict[str, list[tuple[int, int]]], paths: list[Path]) -> None:
         ax.set_xlabel("modelled time, s (idle not counted)")
         ax.set_ylabel(f"acknowledged, not on disk ({unit})")
         ax.grid(alpha=0.3)
-    fig.suptitle("delayed write policy: what a crash would lose, over time (riscv)")
+    fig.suptitle(f"delayed write policy: what a crash would lose, over time ({arch})")
     fig.tight_layout()
     plotfiles.save(fig, paths)
     plt.close(fig)
 
 
-def crashtest(out: Path, arch: str = "riscv", profile: str = "", max_points: int = 400,
-              workloads: list[str] | None = None, policies: list[str] | None = None,
+def crashtest(out: Path, arch: str = machines.DEFAULT_ARCH, profile: str = "",
+              max_points: int = 400, workloads: list[str] | None = None,
+              policies: list[str] | None = None,
               say: Callable[[str], None] = print) -> tuple[str, Path]:
     machine = machines.get(arch)
     profile = profile or machine.model_profile
@@ -181,5 +182,5 @@ def crashtest(out: Path, arch: str = "riscv", profile: str = "", max_points: int
                              for p in r.points]} for r in rows],
         }, indent=1, default=str) + "\n")
     if risk:
-        plot(risk, [where / "risk-delayed.png", where / "risk-delayed.svg"])
+        plot(risk, [where / "risk-delayed.png", where / "risk-delayed.svg"], arch)
     return text, where

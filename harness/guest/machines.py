@@ -15,11 +15,13 @@ which profile the tests time it with.  Every entry follows the same rules:
     stray byte can reach it, and `signal=off` keeps a ^C byte for the guest;
   * the emulator exits when the guest powers off (the shell's `halt`).
 
-A new ISA is one entry in MACHINES (and, on the build side, one folder
-kernel/arch/<isa>/ with its arch.mk: tests/unit/test_machines.py checks that
-the two lists agree).  Nothing here runs at import time: the emulator is
-looked up when a guest is started, and check() turns a missing emulator or
-kernel image into a SetupError that says what to run.
+A new ISA is one entry in MACHINES, and on the build side one folder
+kernel/arch/<isa>/ with its arch.mk (tests/unit/test_machines.py checks that
+the two lists agree); docs/porting.md lists the rest, file by file.  Code
+elsewhere names no ISA: it asks the registry (tests/unit/test_isa_names.py
+checks).  Nothing here runs at import time: the emulator is looked up when a
+guest is started, and check() turns a missing emulator or kernel image into a
+SetupError that says what to run.
 """
 
 from __future__ import annotations
@@ -171,13 +173,14 @@ class Machine:
     # stop it and report where it was (console.Guest's stop_key).
     stop_key: str | None = None
     line_ending: str = "\r"          # what Enter sends on a serial console
+    # Whether the emulator warns "icount sleep disabled and no active
+    # timers" when the guest first idles (tests/integration/test_shell.py:
+    # after the session, never inside it).
+    idle_warning: bool = False
     char_delay: float = 0.0          # seconds between typed characters
     # Whether user mode reads an instruction counter, so RESULT lines carry
     # insns= (docs/protocol.md); elsewhere only the model counts them.
     counts_insns: bool = False
-    # Test programs of this ISA's own (guests/tests/<arch>/, arch.mk's
-    # ARCH_GUEST_TESTS), run like bench.checks.TEST_PROGRAMS.
-    test_programs: tuple[str, ...] = ()
 
     # ---- the hardware model (harness/model/hwmodel.py)
     # Its back end: "qemu-plugin" (build/hw-models/libhwmodel.so) or "simh"
@@ -197,6 +200,24 @@ class Machine:
     # which the plugin counts apart (wovf=, wunf= in its records).
     window_symbols: tuple[str, str] | None = None
     model_profile: str = ""          # the profile the tests time this ISA with
+    # The TLB a profile's [tlb] section can model on this ISA
+    # (hw-models/core/tlb.c): "walk", the hardware walks the page table and
+    # the model charges the walk (the decoder, isa_<isa>.c, knows the MMU);
+    # "software", the kernel refills it (at hwmodel.TLB_REFILL_SYMBOL) and is
+    # charged as the code it is; None: no [tlb] on this ISA.
+    tlb_refill: str | None = None
+    # Whether the model counts segment register loads (Chen et al.'s event;
+    # the decoder's loads_segment), else that event reads "not modelled".
+    segment_loads: bool = False
+
+    # ---- the Final Results Table's predictions (harness/bench/finaltable.py)
+    # Instructions per load of measure.c's pointer chase (p = *p, 16 in a
+    # row), where the ISA's compiled code is not one instruction a load.
+    chase_insns: float = 1.0
+    # What the TLB maps at once when the kernel refills it in software and
+    # the model has no TLB: a memory-read prediction for more is a lower
+    # bound (the refills are left out); 0: not such a TLB.
+    software_tlb_reach: int = 0
 
     # The file whose presence means "this ISA is ported"; default
     # kernel/arch/<arch>/arch.mk.
@@ -210,6 +231,12 @@ class Machine:
             object.__setattr__(self, "image", f"build/{self.arch}/kernel.elf")
         if not self.model_isa:
             object.__setattr__(self, "model_isa", self.arch)
+
+    @property
+    def test_programs(self) -> tuple[str, ...]:
+        """Test programs of this ISA's own, run like bench.checks.TEST_PROGRAMS:
+        guests/tests/<arch>/*.c, which the Makefile builds into its image."""
+        return tuple(sorted(p.stem for p in (ROOT / "guests" / "tests" / self.arch).glob("*.c")))
 
     @property
     def kernel(self) -> str:
@@ -266,6 +293,10 @@ show time
 exit
 """
 
+# The ISA a command runs on when none is named (make's ARCH too: the
+# Makefile reads this line).
+DEFAULT_ARCH = "riscv"
+
 # The registry, in the order the tests run the ISAs.
 MACHINES: dict[str, Machine] = {m.arch: m for m in (
     Machine("riscv",
@@ -273,7 +304,9 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
                                          "-smp", "1")),
             "QEMU virt, rv32ima, M-mode kernel at 0x80000000, no firmware",
             counts_insns=True,                      # instret
-            model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100-riscv"),
+            idle_warning=True,
+            model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100-riscv",
+            tlb_refill="walk"),
     Machine("x86",
             # Multiboot ELF through -kernel; `halt` writes 0 to isa-debug-exit,
             # so QEMU exits with status (0 << 1) | 1 = 1.
@@ -281,13 +314,16 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
                                       "-device", "isa-debug-exit,iobase=0xf4,iosize=4")),
             "QEMU pc, multiboot v1 kernel",
             halt_status=1,
-            model="qemu-plugin", ram=(0, 128 << 20), model_profile="pc-p5"),
+            model="qemu-plugin", ram=(0, 128 << 20), model_profile="pc-p5",
+            tlb_refill="walk", segment_loads=True),
     Machine("m68k",
             # The goldfish RTC follows icount only with clock=vm.
             Qemu("qemu-system-m68k", ("-M", "virt", "-m", "128M",
                                       "-rtc", "base=2000-01-01,clock=vm")),
             "QEMU virt, 68040",
-            model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun3"),
+            idle_warning=True,
+            model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun3",
+            tlb_refill="walk"),
     Machine("mips",
             # Malta needs no firmware: QEMU's own boot stub jumps to the ELF
             # entry.  QEMU has no R2000/R3000: the 24Kc runs our MIPS I code, with
@@ -297,16 +333,26 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             "QEMU malta, MIPS 24Kc running MIPS I code, little-endian",
             # The kernel runs in kseg0: RAM at physical 0, seen at 0x80000000.
             model="qemu-plugin", other_vectors=("tlb_refill",), ram=(0, 128 << 20),
-            model_profile="ds3100"),
+            model_profile="ds3100", tlb_refill="software",
+            # A load has a delay slot, which the compiler fills with a nop
+            # when the next instruction needs the value, and the model counts
+            # that nop like any other; only the 16th slot gets other work (the
+            # loop's): 1 + 15/16.
+            chase_insns=1 + 15 / 16,
+            # QEMU's 24Kc: 16 entries of two 4 KB pages each
+            # (kernel/arch/mips/mips.h: NTLB), not the R2000's 64 single pages.
+            software_tlb_reach=16 * 2 * 4096),
     Machine("sparc",
             # A LEON3 with the Sun-4/280's 7 register windows (QEMU's default
             # is 8; the kernel is built for 7 and refuses any other count).
             Qemu("qemu-system-sparc", ("-M", "leon3_generic", "-cpu", "LEON3,nwindows=7",
                                        "-m", "128M")),
             "QEMU leon3_generic, LEON3 (SPARC V8) running V7 code, 7 windows",
-            test_programs=("t_windows",),          # bad stack pointers killed
             model="qemu-plugin", ram=(0x40000000, 128 << 20), model_profile="sun4",
-            window_symbols=("window_overflow", "window_underflow")),
+            window_symbols=("window_overflow", "window_underflow"),
+            # The 16th load of the chase sits in the loop branch's delay slot,
+            # where the empty loop that is subtracted has a nop: 15/16.
+            chase_insns=15 / 16),
     Machine("vax",
             # Debian's MicroVAX 3900 with deterministic timers, the XFC markers
             # and the hardware model (hw-models/simh/); a stock /usr/bin/vax boots the
@@ -318,13 +364,21 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             counts_insns=True,                      # SIMH's clock is its instruction count
             # SIMH sees every exception and knows its memory: no trap
             # vector or RAM window to pass.
-            model="simh", trap_symbol=None, model_profile="mvax2"),
+            model="simh", trap_symbol=None, model_profile="mvax2",
+            # It loads through memory in one instruction, `movl *0(r1),r1`
+            # (deferred addressing: two loads), so 8 instructions make 16.
+            chase_insns=0.5),
 )}
 
 
 def names() -> list[str]:
     """Every ISA in the registry, in its order."""
     return list(MACHINES)
+
+
+def find(arch: str) -> Machine | None:
+    """The entry for `arch`, or None (e.g. profile none's isa, "any")."""
+    return MACHINES.get(arch)
 
 
 def get(arch: str) -> Machine:

@@ -120,7 +120,7 @@ def targets(hw: hwmodel.HwProfile) -> Targets:
 last_provenance: dict = {}
 
 
-def measure(name: str, cpi: float, bw: float, arch: str = "riscv",
+def measure(name: str, cpi: float, bw: float, arch: str,
             write_ns: float | None = None) -> Point:
     overrides = {"cpu.cpi": cpi, "memory.bandwidth_mbs": bw}
     if write_ns is not None:
@@ -174,7 +174,7 @@ class Fit:
     processor_bound: str = ""
 
 
-def fit(name: str, say=print, arch: str = "riscv") -> Fit:
+def fit(name: str, say=print, *, arch: str) -> Fit:
     """Fit CPI and bandwidth to Table 1 and the Table 5 columns that depend
     on memory (fitted_columns).
 
@@ -319,7 +319,7 @@ def _broyden(name: str, x: list[float], columns: list[str], t: Targets,
 
 
 def fit_cpi(name: str, bw: float, cpi: float, t: Targets, history: list[Point],
-            say=print, arch: str = "riscv") -> Point:
+            say, arch: str) -> Point:
     """The CPI alone, to Table 1's MIPS, with the bandwidth fixed (secant
     method on the logarithms)."""
     x, slope = math.log(cpi), -1.0
@@ -435,7 +435,7 @@ def fit_job(name: str, say=print) -> tuple[Fit, dict]:
     (the fit, what produced its last measurement)."""
     hw = hwmodel.load_profile(name)
     say(f"calibrate {name} ({hw.machine}):")
-    f = fit(name, say, hw.isa)
+    f = fit(name, say, arch=hw.isa)
     return f, dict(last_provenance)
 
 

@@ -37,6 +37,7 @@ from typing import Any, Callable
 from .. import ROOT
 from ..errors import HarnessError, SetupError
 from ..guest.elfsyms import Symbols, load_segments
+from ..guest import machines
 from ..guest.machines import Machine
 from ..guest.protocol import Result
 
@@ -146,11 +147,10 @@ FREE_SECTIONS = ("calibration",)     # written by the calibration, not checked
 # The optional [tlb] section (hw-models/core/tlb.c).  A profile without
 # one has no TLB in the model and its records read as before.  `refill`
 # says who refills it: "walk", the hardware's page-table walk, charged by
-# the model (the ISAs whose decoder knows their MMU: TLB_WALK_ISAS);
-# "software", a kernel handler (MIPS), which is charged as the code it is,
-# so the model only counts refills and needs nothing else.
-TLB_WALK_ISAS = ("x86", "riscv", "m68k")
-TLB_SOFTWARE_ISAS = ("mips",)
+# the model (on the ISAs whose decoder knows their MMU); "software", a
+# kernel handler (MIPS), which is charged as the code it is, so the model
+# only counts refills and needs nothing else.  Which ISA has which: the
+# registry's tlb_refill.
 TLB_REFILL_SYMBOL = "tlb_refill"          # MIPS: the refill vector (kernel/arch/mips)
 
 
@@ -356,7 +356,7 @@ def validate_tlb(sec: Any, isa: str) -> str | None:
     for key, check in TLB_OPTIONAL.items():
         if key in sec and check(sec[key]):
             return f"[tlb] {key} = {sec[key]!r} {check(sec[key])}"
-    isas = TLB_WALK_ISAS if walk else TLB_SOFTWARE_ISAS
+    isas = [m.arch for m in machines.MACHINES.values() if m.tlb_refill == sec["refill"]]
     if isa not in isas:
         return (f"[tlb] refill = {sec['refill']!r} is not modelled on {isa} "
                 f"(only on {', '.join(isas)})")
@@ -670,11 +670,16 @@ class Joined:
         return chen_events(self.counters(), isa)
 
 
+def _counts_segment_loads(isa: str) -> bool:
+    machine = machines.find(isa)
+    return machine is not None and machine.segment_loads
+
+
 def chen_events(per_op: dict[str, float], isa: str) -> dict[str, float | None]:
     """CHEN_EVENTS from counters per operation; None where not modelled."""
     out: dict[str, float | None] = {}
     for name, key in CHEN_EVENTS:
-        if key == "segloads" and isa != "x86":
+        if key == "segloads" and not _counts_segment_loads(isa):
             out[name] = None
         else:
             out[name] = per_op.get(key)
@@ -769,8 +774,9 @@ def format_counter_table(profile: str, machine: str, table1_mips: float,
     if items and all(k in c for _, c in items for _, k in TLB_COLUMNS):
         at = [k for _, k in columns].index("dmiss") + 1
         columns[at:at] = TLB_COLUMNS
+        segments = ", ".join(m.arch for m in machines.MACHINES.values() if m.segment_loads)
         notes.append("ITLB-miss, DTLB-miss = TLB refills; seg-ld = segment register loads "
-                     "(x86)")
+                     f"({segments})")
     header = ["benchmark", *[c for c, _ in columns]]
     rows = []
     for result, c in items:

@@ -52,7 +52,11 @@ def _results(machine, extra, tmp_path, name):
     return [r.line for r in parse_lines(lines) if isinstance(r, Result)]
 
 
-@pytest.mark.parametrize("arch", ["riscv", "vax"])    # QEMU's plugin, our SIMH
+# One ISA for each of the model's back ends: QEMU's plugin, our SIMH.
+BACK_ENDS = {m.model: a for a, m in reversed(machines.MACHINES.items()) if m.model}
+
+
+@pytest.mark.parametrize("arch", sorted(BACK_ENDS.values()))
 def test_write_log_records_writes_and_changes_no_time(arch, tmp_path):
     machine = _built(arch)
     log = tmp_path / "w.wlog"

@@ -14,6 +14,7 @@
 
 import pytest
 
+from harness.guest import machines
 from harness.model import hwmodel
 
 import hwmodel_ref
@@ -54,7 +55,8 @@ TLBS = {
     "split-large": tlb((4, 2), (8, 4), large=(4, 2, 4 << 20)),
     "unified": tlb((0, 1), (8, 1), unified=True),
 }
-WALK_ARCHES = {"x86": "pc-p5", "riscv": "ds3100-riscv", "m68k": "sun3"}
+# The ISAs whose page-table walk the model knows, each with its own profile.
+WALK_ARCHES = {a: m.model_profile for a, m in machines.MACHINES.items() if m.tlb_refill == "walk"}
 WORKLOAD = ("getpid -n 30", "bcopy -c 24K -u 0 -n 2")
 
 
