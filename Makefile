@@ -19,7 +19,9 @@
 .DEFAULT_GOAL := all            # arch.mk may define rules of its own
 MAKEFLAGS += --no-print-directory
 
-ARCH    ?= riscv
+# The ISA when none is named: the registry's DEFAULT_ARCH (harness/guest/machines.py).
+DEFAULT_ARCH := $(shell sed -n 's/^DEFAULT_ARCH = "\(.*\)".*/\1/p' harness/guest/machines.py)
+ARCH    ?= $(DEFAULT_ARCH)
 PROFILE ?= none
 BENCH   ?=
 BUILD   := build/$(ARCH)
@@ -38,8 +40,13 @@ endif
 ifneq ($(words $(PROFILE)) $(filter $(PROFILE),$(PROFILES)),1 $(PROFILE))
   $(error PROFILE=$(PROFILE): no such profile; choose one of: $(PROFILES))
 endif
+# A profile's top-level string field: $(call profile_field,PROFILE,FIELD).
+profile_field = $(shell sed -n 's/^$(2) *= *"\(.*\)".*/\1/p' hw-models/profiles/$(1).toml 2>/dev/null)
 # The ISA a profile's machine runs (its `isa`), empty for none (isa = "any").
-profile_isa = $(filter-out any,$(shell sed -n 's/^isa *= *"\(.*\)".*/\1/p' hw-models/profiles/$(1).toml 2>/dev/null))
+profile_isa = $(filter-out any,$(call profile_field,$(1),isa))
+# The ISAs of the models of the paper's machines (the profiles whose `paper`
+# names one): what calibrate and figure1 build.
+PAPER_ARCHES = $(sort $(foreach p,$(PROFILES),$(if $(call profile_field,$(p),paper),$(call profile_isa,$(p)))))
 
 # ---------------------------------------------------------------- output
 # One short line per step; V=1 shows the full command lines.
@@ -119,7 +126,8 @@ GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
               ls mkdir rm fsck policy \
               readcache openclose createdelete andrew cc ld mrun measure
 GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow
-GUEST_TESTS += $(ARCH_GUEST_TESTS)   # one ISA's own: guests/tests/<isa>/ (its arch.mk)
+# and one ISA's own: guests/tests/<isa>/*.c (SPARC's register windows).
+GUEST_TESTS += $(patsubst guests/tests/%.c,%,$(sort $(wildcard guests/tests/$(ARCH)/*.c)))
 
 GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include
 
@@ -210,7 +218,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
-.PHONY: all help hwmodel toolchain iso deps check-args run shell compare test unit-test crashtest \
+.PHONY: all help hwmodel toolchain iso test-images deps check-args run shell compare test unit-test crashtest \
         calibrate figure1 figure4 sweep clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
@@ -222,7 +230,7 @@ all: $(BUILD)/kernel.elf $(ARCH_ALL)  ## build the kernel, the programs and the 
 
 help:  ## this list
 	@echo "make TARGET [ARCH=isa] [PROFILE=name] [BENCH=name,...] [V=1]"
-	@echo "  ARCH:    $(ARCHES) (default riscv)"
+	@echo "  ARCH:    $(ARCHES) (default $(DEFAULT_ARCH))"
 	@echo "  PROFILE: $(PROFILES) (default none)"
 	@echo "  V=1:     show the full command lines"
 	@echo "targets:"
@@ -236,19 +244,23 @@ hwmodel: $(HWMODEL_SO) $(FLOOR_SO)  ## build the QEMU hardware-model plugin (bui
 toolchain: $(TOOLCHAIN)  ## build ARCH's own cross compiler, if it needs one (the VAX: about 10 minutes, once)
 	@$(if $(TOOLCHAIN),true,echo "ARCH=$(ARCH): the cross compiler comes from Debian (make deps)")
 
-# A GRUB rescue image that boots the same kernel from a CD (x86 only):
-# the bootable image, as opposed to QEMU's -kernel shortcut.
-iso: $(BUILD)/ousterhout.iso  ## build/x86/ousterhout.iso: a GRUB CD image of the x86 kernel
-$(BUILD)/ousterhout.iso: $(BUILD)/kernel.elf boot/x86/grub.cfg
-	@test "$(ARCH)" = x86 || { echo "make iso: only ARCH=x86 boots with GRUB" >&2; exit 1; }
-	$(Q)rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
-	$(Q)cp $(BUILD)/kernel.elf $(BUILD)/isodir/boot/kernel.elf
-	$(Q)cp boot/x86/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
-	$(Q)$(call step,GRUB,$@)grub-mkrescue -o $@ --install-modules="multiboot normal part_msdos iso9660 biosdisk" \
-	    --locales= --fonts= --themes= $(BUILD)/isodir 2>/dev/null
+# A bootable CD image of the kernel, for an ISA whose arch.mk makes one
+# (ARCH_ISO: x86's GRUB rescue CD).
+iso: $(ARCH_ISO)  ## a CD image that boots ARCH's kernel, if it has one (x86: build/x86/ousterhout.iso, GRUB)
+	@test -n "$(ARCH_ISO)" || { echo "make iso: ARCH=$(ARCH) has no CD image (its arch.mk sets no ARCH_ISO)" >&2; exit 1; }
 
-deps:  ## install what is missing: QEMU 10, the cross compilers, Python packages
-	@scripts/install-deps.sh
+# What `make test` boots besides the kernel: the CD image, where there is one.
+test-images: $(ARCH_ISO)
+	@:
+
+# What the commands need installed: the common packages, and those of each
+# ISA they build (its arch.mk's ARCH_DEPS; scripts/install-deps.sh asks make
+# for them).  ARCH's alone, unless a command builds several: test, calibrate,
+# figure1 and grade set DEPS_ARCHES, which make passes on to `deps` (an
+# empty one, a bad profile's ISA, falls back to ARCH: the command says why).
+DEPS_ARCHES = $(ARCH)
+deps:  ## install what is missing: ARCH's cross compiler and emulator (QEMU 10), the Python packages
+	@scripts/install-deps.sh $(or $(strip $(DEPS_ARCHES)),$(ARCH))
 
 # What run and shell will ask the harness, checked before anything is
 # built: the profile's machine must be ARCH, and the harness's own argument
@@ -292,10 +304,10 @@ TEST_ARCHES ?= $(ARCHES)
 unit-test:  ## the host-side unit tests only (no emulator, no build)
 	$(PYTHON) -m pytest -q tests/unit
 
+test: DEPS_ARCHES = $(TEST_ARCHES)
 test: deps  ## build every ISA, then the unit tests and the boot-and-check integration tests
 	$(Q)$(MAKE) hwmodel
-	$(Q)for a in $(TEST_ARCHES); do $(MAKE) all ARCH=$$a || exit 1; done
-	$(Q)$(if $(filter x86,$(TEST_ARCHES)),$(MAKE) iso ARCH=x86)
+	$(Q)for a in $(TEST_ARCHES); do $(MAKE) all test-images ARCH=$$a || exit 1; done
 	$(PYTHON) -m pytest -q -n 2 --dist loadgroup tests
 
 # Hardware models (hw-models/README.md).  `make calibrate` fits the paper's
@@ -319,34 +331,38 @@ MAKE_J    = $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
 RUNS_J    = $(or $(J),$(MAKE_J))
 RUNS_ARGS = $(if $(RUNS_J),-j $(RUNS_J)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
+calibrate figure1: DEPS_ARCHES = $(PAPER_ARCHES)
 calibrate: deps  ## fit the paper's machines' CPI and memory bandwidth to Tables 1 and 5 (J=n side by side, SCHEDULER=)
 	$(Q)$(MAKE) hwmodel
-	$(Q)for a in riscv m68k mips sparc vax; do $(MAKE) all ARCH=$$a || exit 1; done
+	$(Q)for a in $(PAPER_ARCHES); do $(MAKE) all ARCH=$$a || exit 1; done
 	$(PYTHON) -m harness calibrate $(RUNS_ARGS)
 
 # Crash consistency under each write policy (docs/crashtest.md): the model
 # logs every disk write of createdelete, Andrew and a metadata workload on
-# riscv; every crash point (up to CRASH_POINTS per log) is replayed onto
-# the image and checked with tools/fsck, and fsck -y (results/crashtest/).
+# ARCH (its registry entry's model_profile); every crash point (up to
+# CRASH_POINTS per log) is replayed onto the image and checked with
+# tools/fsck, and fsck -y (results/crashtest/).
 CRASH_POINTS ?= 400
 crashtest: deps  ## crash points of three workloads under each write policy: fsck, fsck -y, data lost (results/crashtest/)
-	$(Q)$(MAKE) all hwmodel ARCH=riscv
-	$(PYTHON) -m harness crashtest --arch riscv --max-points $(CRASH_POINTS)
+	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
+	$(PYTHON) -m harness crashtest --arch $(ARCH) --max-points $(CRASH_POINTS)
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
-# it: the six machines' models, on riscv, m68k, mips, sparc and vax (results/figure1.*).
+# it: the six machines' models, each on its ISA (results/figure1.*).
 figure1: deps  ## the paper's Figure 1 from the six machines' models (results/figure1.*; J=n, SCHEDULER=)
 	$(Q)$(MAKE) hwmodel
-	$(Q)for a in riscv m68k mips sparc vax; do $(MAKE) all ARCH=$$a || exit 1; done
+	$(Q)for a in $(PAPER_ARCHES); do $(MAKE) all ARCH=$$a || exit 1; done
 	$(PYTHON) -m harness figure1 $(RUNS_ARGS)
 
 # Chen et al.'s Figure 4 (memory access time against array size, one curve
 # per page-allocation policy) on pc-p5, or on PROFILE= (results/figure4*).
 FIGURE4_PROFILE = $(if $(filter-out none,$(PROFILE)),$(PROFILE),pc-p5)
+figure4: DEPS_ARCHES = $(call profile_isa,$(FIGURE4_PROFILE))
 figure4: deps  ## Chen et al.'s Figure 4 on pc-p5 (or PROFILE=): results/figure4.png, .csv
 	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(FIGURE4_PROFILE))
 	$(PYTHON) -m harness figure4 --profile $(FIGURE4_PROFILE)
 
+sweep: DEPS_ARCHES = $(call profile_isa,$(SWEEP_PROFILE))
 sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES (and SWEEP_PARAM2 over SWEEP_VALUES2), plot (results/sweep-*; J=n, SCHEDULER=)
 	@test -n "$(call profile_isa,$(SWEEP_PROFILE))" || \
 	    { echo "make sweep: SWEEP_PROFILE=$(SWEEP_PROFILE): no such model; choose one of: $(filter-out none,$(PROFILES))" >&2; exit 2; }
@@ -360,6 +376,7 @@ sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES (and SWEEP_P
 # a benchmark's modelled cycles go.  `grade` builds what it needs itself
 # (harness/course/grade.py); BASELINE=1, on an unmodified tree, writes the
 # unmodified kernel's numbers; POLICY= is lab 4's write policy.
+grade: DEPS_ARCHES = $(ARCHES)
 grade: deps  ## grade a lab (LAB=n; all five if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
 	$(PYTHON) -m harness grade $(if $(LAB),--lab $(LAB)) $(if $(BASELINE),--write-baseline) \
 	    $(if $(POLICY),--policy $(POLICY)) $(RUNS_ARGS)
@@ -370,6 +387,7 @@ gdb: deps  ## ARCH's kernel stopped under gdb (the VAX: SIMH's debugger), PROG=n
 
 # attribute runs on PROFILE's ISA: make calls itself again with that ARCH.
 ATTRIBUTE_ARCH = $(or $(call profile_isa,$(PROFILE)),$(ARCH))
+attribute: DEPS_ARCHES = $(ATTRIBUTE_ARCH)
 attribute: deps  ## where BENCH's cycles go under PROFILE, by function (CASE=name; FUNCTION="f g": by instruction)
 	@test "$(PROFILE)" != none || { echo "make attribute: give PROFILE=, a hardware model (e.g. ds3100)" >&2; exit 2; }
 ifneq ($(ARCH),$(ATTRIBUTE_ARCH))

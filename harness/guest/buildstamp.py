@@ -20,8 +20,8 @@ for those the fix is `touch FILE && make`.  `write` refuses to stamp such
 a build for the same reason: make cannot have rebuilt from that file.
 
 The source set is deliberately wide (every file under kernel/ but other
-ISAs' folders, guests/, tools/, boot/<arch>/, the Makefile): a file the
-build does not read costs at most a relink, never a stale kernel.
+ISAs' folders, guests/, tools/, the Makefile): a file the build does not
+read costs at most a relink, never a stale kernel.
 """
 
 from __future__ import annotations
@@ -85,8 +85,7 @@ def kernel_target(arch: str, image: str = "", root: Path = ROOT) -> Target:
         images.append(image)
     return Target(
         name=arch, build_dir=f"build/{arch}",
-        include=("Makefile", "kernel", "guests", "tools", f"boot/{arch}",
-                 "scripts/mkfsroot.sh"),
+        include=("Makefile", "kernel", "guests", "tools", "scripts/mkfsroot.sh"),
         # tools/gdb: the debugger's command files (make gdb), not built
         exclude=("tools/gdb",) + tuple(f"{d}/{a}" for a in others
                                        for d in ("kernel/arch", "guests/lib/arch",

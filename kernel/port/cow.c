@@ -35,7 +35,7 @@
  * shared page (read() into a buffer after fork) must copy it too, or the
  * write would reach the other process.  On every ISA here the kernel's
  * user copy obeys the page's read-only bit: x86 runs with CR0.WP set
- * (boot/x86/entry.asm), riscv's SUM gives no write to a read-only page,
+ * (kernel/arch/x86/entry.asm), riscv's SUM gives no write to a read-only page,
  * mips checks the TLB's D bit in kernel mode, sparc's ACC_R_R and vax's
  * PROT_UR deny every mode, and the 68040's W bit holds for supervisor
  * accesses too.  So copyout faults, the ISA's copy_fault() calls

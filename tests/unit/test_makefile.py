@@ -65,8 +65,9 @@ def test_every_declared_target_has_a_rule_and_a_help_line():
     assert phony - {"FORCE"} <= rules, phony - rules
     help_text = make("help").stdout
     listed = set(re.findall(r"^  ([a-z][a-z0-9-]*) ", help_text, re.M))
-    # every command but the internal check-args (FORCE has no help line)
-    assert listed == phony - {"FORCE", "check-args"}, listed ^ (phony - {"FORCE", "check-args"})
+    # every command but the internal check-args and test-images (FORCE has no help line)
+    internal = {"FORCE", "check-args", "test-images"}
+    assert listed == phony - internal, listed ^ (phony - internal)
 
 
 def test_clean_keeps_results_and_distclean_removes_them():
@@ -92,3 +93,99 @@ def test_runs_side_by_side_and_grids_go_to_the_harness():
     assert re.search(r"--bench mips \\\s+-j 2\b", r.stdout), r.stdout
     r = make("-n", "sweep", "SCHEDULER=tcp://head:8786")
     assert "--scheduler tcp://head:8786" in r.stdout and " -j " not in r.stdout
+
+
+# ---------------------------------------------------------------- each ISA's own
+
+def arch_fact(arch, variable):
+    """A variable as make reads it with ARCH=arch (its arch.mk included)."""
+    r = make("-s", f"ARCH={arch}", "--eval", f"print-fact: ; @echo $({variable})", "print-fact")
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split()
+
+
+def deps_line(*args):
+    """The ISAs `make -n ARGS` has scripts/install-deps.sh install for."""
+    r = make("-n", *args)
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"^scripts/install-deps.sh(.*)$", r.stdout, re.M)
+    assert m, r.stdout
+    return m.group(1).split()
+
+
+def test_the_default_arch_is_the_registry_s():
+    from harness.guest import machines
+    assert make("-s", "--eval", "p: ; @echo $(ARCH)", "p").stdout.split() == \
+        [machines.DEFAULT_ARCH]
+    assert re.search(rf"harness run --arch {machines.DEFAULT_ARCH} ", make("-n", "run").stdout)
+
+
+def test_deps_installs_for_the_isas_a_command_builds():
+    for arch in ARCHES:
+        assert deps_line("deps", f"ARCH={arch}") == [arch]
+        assert deps_line("run", f"ARCH={arch}") == [arch]
+    assert deps_line("test") == arch_fact("riscv", "TEST_ARCHES") == ARCHES
+    assert deps_line("test", "TEST_ARCHES=mips") == ["mips"]
+    assert deps_line("grade") == ARCHES
+    isa = tomllib.loads((ROOT / "hw-models/profiles/sun4.toml").read_text())["isa"]
+    assert deps_line("attribute", "PROFILE=sun4") == [isa]
+    assert deps_line("figure4", "PROFILE=sun4") == [isa]
+    assert deps_line("sweep", "SWEEP_PROFILE=sun4") == [isa]
+
+
+def test_calibrate_and_figure1_build_the_isas_of_the_paper_s_machines():
+    """PAPER_ARCHES: the ISAs of the profiles that name a paper machine,
+    which covers every profile calibrate and figure1 run."""
+    from harness.model import calibrate, figure1, hwmodel
+    needed = {hwmodel.load_profile(p).isa
+              for p in [*calibrate.CALIBRATED, *(p for _, p in figure1.MACHINES)]}
+    paper = arch_fact("riscv", "PAPER_ARCHES")
+    assert needed <= set(paper)
+    for target in ("calibrate", "figure1"):
+        assert deps_line(target) == paper
+        r = make("-n", target)
+        assert f"for a in {' '.join(paper)}; do" in r.stdout, r.stdout
+
+
+def test_an_isa_s_packages_are_its_own():
+    """`make deps ARCH=x` (scripts/install-deps.sh x) wants x's packages and
+    the common ones, none that only another ISA needs."""
+    own = {a: set(arch_fact(a, "ARCH_DEPS")) for a in ARCHES}
+    for arch in ARCHES:
+        r = subprocess.run(["scripts/install-deps.sh", "--list", arch], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        wanted = set(r.stdout.split())
+        others = set().union(*(own[a] for a in ARCHES if a != arch)) - own[arch]
+        assert own[arch] <= wanted and not wanted & others, (arch, wanted & others)
+    r = subprocess.run(["scripts/install-deps.sh", "--list", "pdp11"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "ARCH=pdp11: no such ISA" in r.stderr
+
+
+def test_a_qemu_isa_s_packages_hold_its_emulator():
+    """Where this machine has Debian's packages: the registry's emulator
+    binary comes from a package in the ISA's ARCH_DEPS."""
+    import shutil
+    from harness.guest import machines
+    if shutil.which("dpkg") is None:
+        pytest.skip("not a Debian machine")
+    for arch, m in machines.MACHINES.items():
+        if not isinstance(m.emulator, machines.Qemu) or not m.emulator.locate():
+            continue
+        r = subprocess.run(["dpkg", "-S", os.path.realpath(m.emulator.locate())],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            continue                               # not from a package here
+        package = r.stdout.split(":")[0]
+        assert package in arch_fact(arch, "ARCH_DEPS"), (arch, package)
+
+
+def test_iso_only_where_the_arch_makes_one(tmp_path):
+    for arch in ARCHES:
+        iso = arch_fact(arch, "ARCH_ISO")
+        r = make("-n", "iso", f"ARCH={arch}", f"BUILD={tmp_path}/{arch}")   # as if from scratch
+        if iso:
+            assert r.returncode == 0 and "grub-mkrescue" in r.stdout, r.stdout + r.stderr
+    r = make("iso", "ARCH=riscv")
+    assert r.returncode != 0 and "ARCH=riscv has no CD image" in r.stderr

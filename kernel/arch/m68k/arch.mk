@@ -7,8 +7,12 @@ ARCH_CFLAGS := -mcpu=68040 -msoft-float -fno-omit-frame-pointer -fno-asynchronou
 ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack -Wl,--wrap=memcpy
 LIBGCC      := $(shell $(CROSS)gcc -mcpu=68040 -print-libgcc-file-name 2>/dev/null)
 
+# What `make deps` installs for m68k (scripts/install-deps.sh): the cross
+# compiler, and QEMU 10's qemu-system-m68k (in qemu-system-misc).
+ARCH_DEPS   := gcc-m68k-linux-gnu qemu-system-misc
+
 KERNEL_LDS  := kernel/arch/m68k/kernel.ld
-ARCH_KERNEL_SRCS := boot/m68k/entry.S kernel/arch/m68k/bootinfo.c \
+ARCH_KERNEL_SRCS := kernel/arch/m68k/entry.S kernel/arch/m68k/bootinfo.c \
                     kernel/arch/m68k/trapentry.S kernel/arch/m68k/trap.c \
                     kernel/arch/m68k/swtch.S kernel/arch/m68k/mmu.c \
                     kernel/arch/m68k/tty.c kernel/arch/m68k/pic.c \

@@ -12,8 +12,12 @@ ARCH_CFLAGS := -march=r3000 -mabi=32 -EL -mno-abicalls -fno-pic -G0 -msoft-float
 ARCH_LDFLAGS := -static -Wl,--build-id=none -Wl,-z,noexecstack
 LIBGCC      :=
 
+# What `make deps` installs for MIPS (scripts/install-deps.sh): the cross
+# compiler, and QEMU 10's qemu-system-mipsel.
+ARCH_DEPS   := gcc-mipsel-linux-gnu qemu-system-mips
+
 KERNEL_LDS  := kernel/arch/mips/kernel.ld
-ARCH_KERNEL_SRCS := boot/mips/entry.S \
+ARCH_KERNEL_SRCS := kernel/arch/mips/entry.S \
                     kernel/arch/mips/trapentry.S kernel/arch/mips/trap.c \
                     kernel/arch/mips/swtch.S kernel/arch/mips/mmu.c \
                     kernel/arch/mips/uart.c kernel/dev/ns16550.c \

@@ -12,7 +12,7 @@
 
 struct trapframe;
 
-/* machine.c: RAM size, from QEMU's boot stub (boot/mips/entry.S stores it) */
+/* machine.c: RAM size, from QEMU's boot stub (entry.S stores it) */
 extern uint32 boot_ram_size;
 
 /* trap.c: the C half of the trap path (trapentry.S calls it), and where

@@ -12,13 +12,13 @@
 #include "ns16550.h"
 #include "fns.h"
 
-uint32 boot_ram_size;              /* bytes, from QEMU's boot stub (boot/mips/entry.S) */
+uint32 boot_ram_size;              /* bytes, from QEMU's boot stub (entry.S) */
 
 const char *arch_name(void) { return "mips"; }
 
 void arch_init(void)
 {
-    /* boot/mips/entry.S left us in kernel mode, interrupts off, with the
+    /* entry.S left us in kernel mode, interrupts off, with the
      * exception vectors in kseg0 (Status.BEV clear). */
     mmu_init();
     uart_init();

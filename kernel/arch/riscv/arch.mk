@@ -4,8 +4,13 @@ ARCH_CFLAGS := -march=rv32ima_zicsr_zifencei -mabi=ilp32 -mcmodel=medany -mno-re
 # libgcc for 64-bit division: the rv32im multilib has no compressed instructions.
 LIBGCC      := $(shell $(CROSS)gcc -march=rv32im -mabi=ilp32 -print-libgcc-file-name 2>/dev/null)
 
+# What `make deps` installs for RISC-V (scripts/install-deps.sh): the cross
+# compiler, and QEMU 10's qemu-system-riscv32 (a package of its own since
+# QEMU 10: qemu-system-misc, m68k's, is five times its size and depends on it).
+ARCH_DEPS   := gcc-riscv64-unknown-elf qemu-system-riscv
+
 KERNEL_LDS  := kernel/arch/riscv/kernel.ld
-ARCH_KERNEL_SRCS := boot/riscv/entry.S kernel/arch/riscv/start.c \
+ARCH_KERNEL_SRCS := kernel/arch/riscv/entry.S kernel/arch/riscv/start.c \
                     kernel/arch/riscv/trapentry.S kernel/arch/riscv/trap.c \
                     kernel/arch/riscv/swtch.S kernel/arch/riscv/mmu.c \
                     kernel/arch/riscv/uart.c kernel/dev/ns16550.c \

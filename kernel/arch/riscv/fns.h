@@ -12,7 +12,7 @@
 
 struct trapframe;
 
-/* start.c: machine mode hands the machine over (boot/riscv/entry.S calls
+/* start.c: machine mode hands the machine over (entry.S calls
  * it), to the portable kernel's main() (kernel/port/main.c) */
 void start(void);
 void main(void);

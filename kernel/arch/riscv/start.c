@@ -1,5 +1,5 @@
 /*
- * Machine-mode setup, run once at boot on the boot stack (boot/riscv/entry.S).
+ * Machine-mode setup, run once at boot on the boot stack (entry.S).
  *
  * Our kernel runs in supervisor mode, like a UNIX kernel on any paged
  * machine; machine mode only has to hand the machine over:

@@ -12,8 +12,12 @@ ARCH_CFLAGS := -m32 -mcpu=v7 -msoft-float -fno-asynchronous-unwind-tables
 ARCH_LDFLAGS := -no-pie -static -Wl,--build-id=none -Wl,-z,noexecstack
 LIBGCC      :=
 
+# What `make deps` installs for SPARC (scripts/install-deps.sh): the cross
+# compiler, and QEMU 10's qemu-system-sparc.
+ARCH_DEPS   := gcc-sparc64-linux-gnu qemu-system-sparc
+
 KERNEL_LDS  := kernel/arch/sparc/kernel.ld
-ARCH_KERNEL_SRCS := boot/sparc/entry.S \
+ARCH_KERNEL_SRCS := kernel/arch/sparc/entry.S \
                     kernel/arch/sparc/trapentry.S kernel/arch/sparc/windows.S \
                     kernel/arch/sparc/trap.c kernel/arch/sparc/swtch.S \
                     kernel/arch/sparc/mmu.c kernel/arch/sparc/uart.c \
@@ -22,9 +26,6 @@ ARCH_KERNEL_SRCS := boot/sparc/entry.S \
                     kernel/arch/sparc/divdi3.c kernel/arch/sparc/machine.c
 
 GUEST_LDS       := guests/lib/user.ld
-# The kernel's handling of the user's register windows, tested (SPARC only).
-ARCH_GUEST_TESTS := sparc/t_windows
-
 ARCH_GUEST_SRCS := guests/lib/arch/sparc/crt0.S guests/lib/arch/sparc/syscall.S guests/lib/arch/sparc/traps.S \
                    guests/lib/arch/sparc/bench_arch.S guests/lib/arch/sparc/muldiv.S \
                    guests/lib/arch/sparc/divdi3.c guests/lib/arch/sparc/regs.S

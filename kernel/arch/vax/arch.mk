@@ -20,8 +20,13 @@ ARCH_LDFLAGS := -static -Wl,--build-id=none -Wl,--wrap=memcpy
 # (=, not :=: asked when linking, once the compiler exists)
 LIBGCC        = $(shell $(CROSS)gcc -print-libgcc-file-name)
 
+# Nothing from Debian's binary packages (ARCH_DEPS, scripts/install-deps.sh):
+# the compiler is built here, and scripts/vax-toolchain.sh installs what that
+# build needs itself (it also runs on its own); so does scripts/vax-simh.sh.
+ARCH_DEPS   :=
+
 KERNEL_LDS  := kernel/arch/vax/kernel.ld
-ARCH_KERNEL_SRCS := boot/vax/entry.S \
+ARCH_KERNEL_SRCS := kernel/arch/vax/entry.S \
                     kernel/arch/vax/trapentry.S kernel/arch/vax/trap.c \
                     kernel/arch/vax/swtch.S kernel/arch/vax/mmu.c \
                     kernel/arch/vax/cons.c kernel/arch/vax/timer.c \

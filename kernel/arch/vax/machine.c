@@ -15,7 +15,7 @@ const char *arch_name(void) { return "vax"; }
 
 void arch_init(void)
 {
-    mmu_init();                    /* boot/vax/entry.S already turned mapping on */
+    mmu_init();                    /* entry.S already turned mapping on */
     timer_init();
     cons_init();
 }

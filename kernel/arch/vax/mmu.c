@@ -44,7 +44,7 @@
 #define SPT_RAM      (RAMSIZE / VAX_PGSIZE)
 #define SPT_LEN      ((WIN_VA(NSPACE) - KERNBASE) / VAX_PGSIZE)
 
-/* boot/vax/entry.S fills the RAM part before turning mapping on. */
+/* entry.S fills the RAM part before turning mapping on. */
 uint32 spt[SPT_LEN] __attribute__((aligned(VAX_PGSIZE)));
 
 struct vax_space {
