@@ -2,9 +2,10 @@
  * isa.h: what the model needs to know about one instruction set.
  *
  * Each ISA has one descriptor, `const struct isa isa_<name>`, in its own
- * decoder file: hw-models/qemu/isa_<name>.c for the ISAs QEMU runs,
- * hw-models/simh/isa_vax.c for the VAX.  A new ISA is one such file and one
- * line in the front end's table (qemu/plugin.c: QEMU's target name -> isa).
+ * decoder file: hw-models/qemu/isa_<name>.c for the ISAs QEMU runs, which
+ * also names the QEMU target it decodes (qemu/qemu_isa.h), and in the SIMH
+ * front end for the ISA SIMH runs (hw-models/simh/).  A new ISA is one such
+ * file: nothing here or in the front ends lists the ISAs.
  *
  * The decoders work on an instruction's bytes, as the emulator found them in
  * guest memory, and answer at translation time (QEMU) or once per opcode
@@ -118,7 +119,5 @@ struct isa {
      * than needed, never fewer.  NULL: the plugin asks QEMU at every access. */
     bool (*remaps)(const uint8_t *insn, size_t len);
 };
-
-extern const struct isa isa_riscv, isa_x86, isa_m68k, isa_mips, isa_sparc, isa_vax;
 
 #endif

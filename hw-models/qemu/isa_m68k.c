@@ -29,7 +29,7 @@
  * memory through the transparent translation registers, never the ATC:
  * an address the user root does not map is untranslated (-1), no lookup.
  */
-#include "isa.h"
+#include "qemu_isa.h"
 
 static enum insn_class classify(const uint8_t *insn, size_t len)
 {
@@ -112,7 +112,7 @@ static bool remaps(const uint8_t *insn, size_t len)
     return op == 0x4e7b || (op & 0xff00) == 0xf500 || (op & 0xff00) == 0xf000;
 }
 
-const struct isa isa_m68k = {
+static const struct isa isa_m68k = {
     .name = "m68k",
     .classify = classify,
     .marker = marker,
@@ -125,3 +125,6 @@ const struct isa isa_m68k = {
     .walk_levels = 3,
     .remaps = remaps,
 };
+
+/* This decoder for qemu-system-m68k (the emulator of its registry entry). */
+QEMU_TARGET("m68k", isa_m68k);

@@ -31,7 +31,7 @@
  * and the kernel's refill handler runs the instruction again: restarts()
  * tells the plugin which instructions those are (plugin.c, segments).
  */
-#include "isa.h"
+#include "qemu_isa.h"
 
 static uint32_t word(const uint8_t *p)
 {
@@ -105,7 +105,7 @@ static bool remaps(const uint8_t *insn, size_t len)
 
 static const int arg_regnum[3] = { 4, 5, 6 };      /* gdb numbers of a0-a2 */
 
-const struct isa isa_mips = {
+static const struct isa isa_mips = {
     .name = "mips",
     .classify = classify,
     .marker = marker,
@@ -117,3 +117,6 @@ const struct isa isa_mips = {
     .restarts = restarts,
     .remaps = remaps,
 };
+
+/* This decoder for qemu-system-mipsel (the emulator of its registry entry). */
+QEMU_TARGET("mipsel", isa_mips);

@@ -27,7 +27,7 @@
  * unless that is a leaf (a 4 MB megapage: R, W or X set), the entry at its
  * PPN x 4096 + 4 x VPN[0].
  */
-#include "isa.h"
+#include "qemu_isa.h"
 
 static uint32_t word(const uint8_t *p)
 {
@@ -166,7 +166,7 @@ static bool remaps(const uint8_t *insn, size_t len)
     return csr == 0x180 || csr == 0x100 || csr == 0x300;
 }
 
-const struct isa isa_riscv = {
+static const struct isa isa_riscv = {
     .name = "riscv",
     .classify = classify,
     .marker = marker,
@@ -179,3 +179,6 @@ const struct isa isa_riscv = {
     .walk_levels = 2,
     .remaps = remaps,
 };
+
+/* This decoder for qemu-system-riscv32 (the emulator of its registry entry). */
+QEMU_TARGET("riscv32", isa_riscv);

@@ -31,7 +31,7 @@
  * The clock marker's mailbox is the 16 bytes from 16 bytes after it, as on
  * RISC-V, big-endian.
  */
-#include "isa.h"
+#include "qemu_isa.h"
 
 static uint32_t word(const uint8_t *p)
 {
@@ -133,7 +133,7 @@ static bool opens_window(const uint8_t *insn, size_t len)
     return len == 4 && OP(word(insn)) == 2 && OP3(word(insn)) == 0x3c;
 }
 
-const struct isa isa_sparc = {
+static const struct isa isa_sparc = {
     .name = "sparc",
     .classify = classify,
     .marker = marker,
@@ -147,3 +147,6 @@ const struct isa isa_sparc = {
     .big_endian = true,
     .remaps = remaps,
 };
+
+/* This decoder for qemu-system-sparc (the emulator of its registry entry). */
+QEMU_TARGET("sparc", isa_sparc);

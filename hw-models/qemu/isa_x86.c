@@ -32,7 +32,7 @@
  */
 #include <string.h>
 
-#include "isa.h"
+#include "qemu_isa.h"
 
 static bool is_prefix(uint8_t b)
 {
@@ -194,7 +194,7 @@ static bool remaps(const uint8_t *insn, size_t len)
     }
 }
 
-const struct isa isa_x86 = {
+static const struct isa isa_x86 = {
     .name = "x86",
     .classify = classify,
     .marker = marker,
@@ -208,3 +208,6 @@ const struct isa isa_x86 = {
     .loads_segment = loads_segment,
     .remaps = remaps,
 };
+
+/* This decoder for qemu-system-i386 (the emulator of its registry entry). */
+QEMU_TARGET("i386", isa_x86);

@@ -1,6 +1,7 @@
 /*
  * plugin.c: the hardware model as a QEMU TCG plugin (libhwmodel.so), for
- * the ISAs QEMU runs: RISC-V, x86, m68k.  The model itself is the engine in
+ * the ISAs QEMU runs (each isa_*.c names its QEMU target: qemu_isa.h).
+ * The model itself is the engine in
  * hw-models/core (model.h); this file only instruments translated code so
  * that the engine hears of every instruction, access and marker.
  * hw-models/README.md says how to use it; the harness (harness/hwmodel.py)
@@ -42,14 +43,9 @@
 
 #include "model.h"
 #include "plugin.h"
+#include "qemu_isa.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
-
-/* QEMU's name for each target we have a decoder for (isa_*.c). */
-static const struct { const char *target; const struct isa *isa; } targets[] = {
-    { "riscv32", &isa_riscv }, { "i386", &isa_x86 }, { "m68k", &isa_m68k },
-    { "mipsel", &isa_mips }, { "sparc", &isa_sparc },
-};
 
 const struct isa *isa;                  /* plugin.h */
 static struct qemu_plugin_scoreboard *score;
@@ -815,12 +811,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         if (err)
             return refuse(err);
     }
-    for (size_t i = 0; i < G_N_ELEMENTS(targets) && !isa; i++)
-        if (strcmp(info->target_name, targets[i].target) == 0)
-            isa = targets[i].isa;
+    /* The decoder for QEMU's target: each isa_*.c names its own (qemu_isa.h). */
+    for (const struct qemu_target *t = __start_qemu_targets; t < __stop_qemu_targets && !isa; t++)
+        if (strcmp(info->target_name, t->name) == 0)
+            isa = t->isa;
     if (!isa) {
-        fprintf(stderr, "hwmodel: no instruction classes for target %s "
-                "(riscv32, i386, m68k, mipsel and sparc have them)\n", info->target_name);
+        fprintf(stderr, "hwmodel: no instruction classes for target %s (these have them:",
+                info->target_name);
+        for (const struct qemu_target *t = __start_qemu_targets; t < __stop_qemu_targets; t++)
+            fprintf(stderr, " %s", t->name);
+        fprintf(stderr, ")\n");
         return -1;
     }
     if (!info->system_emulation || info->system.max_vcpus != 1)

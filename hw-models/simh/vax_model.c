@@ -54,6 +54,7 @@
 
 #include "model.h"
 
+extern const struct isa isa_vax;         /* the decoder: isa_vax.c */
 extern UNIT cpu_unit;                    /* MEMSIZE is cpu_unit.capac */
 extern int32 R[16];
 extern int32 PSL;

@@ -81,7 +81,8 @@ def test_other_arches_have_their_facts(tmp_path, monkeypatch):
 
 
 def test_unknown_arch_and_profile():
-    with pytest.raises(SetupError, match="unknown arch 'pdp11' .known: m68k, mips, riscv, sparc, vax, x86."):
+    known = ", ".join(sorted(machines.names()))
+    with pytest.raises(SetupError, match=f"unknown arch 'pdp11' .known: {known}.$"):
         machines.get("pdp11")
     with pytest.raises(SetupError, match="unknown profile 'pdp10' .known: .*ds3100.*none"):
         profiles.get("pdp10")
@@ -140,6 +141,26 @@ def test_registry_entries_are_complete(arch):
             assert m.model == "simh"       # only SIMH sees traps by itself
     if isinstance(m.emulator, machines.Qemu):
         assert m.emulator.binary.startswith("qemu-system-")
+    if m.model == "qemu-plugin":
+        # the plugin's decoder for it (its model_isa in the log) names the
+        # QEMU target this entry runs (hw-models/qemu/qemu_isa.h)
+        src = (ROOT / "hw-models" / "qemu" / f"isa_{m.model_isa}.c").read_text()
+        assert f'QEMU_TARGET("{m.emulator.target}", ' in src
+        assert f'.name = "{m.model_isa}",' in src
+    assert m.tlb_refill in (None, "walk", "software")
+    if m.tlb_refill is not None or m.segment_loads:
+        assert m.model is not None
+    assert (m.software_tlb_reach > 0) == (m.tlb_refill == "software")
+    assert m.chase_insns > 0
+
+
+def test_every_qemu_target_the_plugin_decodes_is_a_registry_entry():
+    """No decoder for a target the registry does not run (a stale or
+    misspelt QEMU_TARGET), and none twice."""
+    targets = re.findall(r'^QEMU_TARGET\("([^"]+)"', "".join(
+        p.read_text() for p in sorted((ROOT / "hw-models" / "qemu").glob("isa_*.c"))), re.M)
+    ours = [m.emulator.target for m in machines.MACHINES.values() if m.model == "qemu-plugin"]
+    assert sorted(targets) == sorted(ours)
 
 
 def test_trap_vector_is_trap_entry_in_every_kernel():
