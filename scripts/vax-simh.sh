@@ -14,7 +14,7 @@
 # installed as $OUSTERHOUT_CACHE/simh/<hash>/vax (default ~/.cache/ousterhout),
 # where <hash> is that of the sources above: so each version of them gets its
 # own binary, and checkouts at different commits never overwrite each other's
-# (harness/machines.py asks this script for the path).  About 10 s.  SIMH's
+# (harness/guest/machines.py asks this script for the path).  About 10 s.  SIMH's
 # code is never committed: Debian's source archive provides it.
 set -euo pipefail
 

@@ -1,6 +1,6 @@
 """Debugging the kernel: `python3 -m harness gdb --arch ISA` (`make gdb`).
 
-Under QEMU (riscv, x86, m68k, mips): the emulator starts stopped before its
+Under QEMU (every ISA but the VAX): the emulator starts stopped before its
 first instruction, with its gdbstub on a free local port and the guest's
 console on a Unix socket; gdb-multiarch starts in the foreground with
 tools/gdb/<isa>.gdb (the architecture, the kernel's symbols, a few

@@ -13,7 +13,7 @@
  *             static_mcyc=984 access_mcyc=0 stall_mcyc=0
  *
  * (on one line; paddr=- when the code is not in RAM).  The harness
- * (harness/attribute.py) tells kernel from user code by the physical address
+ * (harness/model/attribute.py) tells kernel from user code by the physical address
  * (where the two share virtual addresses, as on the 68040, nothing else
  * can) and turns virtual addresses into function names with the kernel's
  * and the program's symbol tables.

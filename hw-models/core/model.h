@@ -3,7 +3,7 @@
  *
  * The engine decides how long everything takes; a front end tells it what
  * the guest does.  Two front ends exist:
- *   hw-models/qemu/plugin.c   a QEMU TCG plugin (RISC-V, x86, m68k): it
+ *   hw-models/qemu/plugin.c   a QEMU TCG plugin (every ISA QEMU runs): it
  *                             instruments translated code and calls in here
  *                             from its callbacks;
  *   hw-models/simh/vax_model.c  hooks in our SIMH's VAX (vax-model.patch),

@@ -1,6 +1,6 @@
 /*
  * options.c: the model's key=value arguments, the same for every front
- * end.  The harness writes them from a profile (harness/hwmodel.py,
+ * end.  The harness writes them from a profile (harness/model/hwmodel.py,
  * plugin_args()); QEMU hands them over one by one (-plugin lib,k=v,k=v),
  * SIMH as one comma-separated list (`MODEL k=v,k=v`).
  *

@@ -1,11 +1,10 @@
 /*
  * plugin.c: the hardware model as a QEMU TCG plugin (libhwmodel.so), for
  * the ISAs QEMU runs (each isa_*.c names its QEMU target: qemu_isa.h).
- * The model itself is the engine in
- * hw-models/core (model.h); this file only instruments translated code so
- * that the engine hears of every instruction, access and marker.
- * hw-models/README.md says how to use it; the harness (harness/hwmodel.py)
- * turns a profile (hw-models/profiles/NAME.toml) into its arguments.
+ * The model itself is the engine in hw-models/core (model.h); this file
+ * only instruments translated code so that the engine hears of every
+ * instruction, access and marker.  hw-models/README.md says how to use it;
+ * the harness (harness/model/hwmodel.py) turns a profile into its arguments.
  *
  * How it stays cheap.  At translation time each block is cut into segments
  * that end at a marker; the instruction count and the static cost (CPI and

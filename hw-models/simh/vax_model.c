@@ -9,7 +9,7 @@
  *
  * Loading a model: the SIMH command
  *      MODEL key=value,key=value,...
- * with the engine's keys (core/options.c; harness/hwmodel.py writes them,
+ * with the engine's keys (core/options.c; harness/model/hwmodel.py writes them,
  * and the harness's SIMH script says `model %1`).  No MODEL, or an empty
  * one: no model, and the simulator is the plain deterministic one.
  *

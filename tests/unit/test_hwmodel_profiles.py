@@ -1,6 +1,6 @@
 """Hardware-model profiles: loading, validation, plugin arguments, the log join.
 
-No QEMU here: the model itself is checked in tests/integration/test_hwmodel.py.
+No QEMU here: the model itself is checked in tests/integration/test_hwmodel_plugin.py.
 """
 
 import re

@@ -8,7 +8,7 @@
  *   timer 1 is the deadline: loaded with -(deadline - now), stopped after
  *           its one overflow, which is the interrupt.
  *
- * On a real KA655 the timers count microseconds.  Our SIMH (simh/, built
+ * On a real KA655 the timers count microseconds.  Our SIMH (hw-models/simh/, built
  * by scripts/vax-simh.sh) makes them count exactly one per instruction at
  * every interval, never wall-clock time, and we call that one nanosecond:
  * the same deterministic clock as QEMU's -icount shift=0 on the other
