@@ -219,7 +219,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
 .PHONY: all help hwmodel toolchain iso test-images deps check-args run shell compare test unit-test crashtest \
-        calibrate figure1 figure4 sweep clean distclean FORCE grade gdb attribute
+        calibrate figure1 figure4 sweep docs clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
 # Each build ends by stamping what it was made from (the hashes of its
@@ -370,6 +370,15 @@ sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES (and SWEEP_P
 	$(PYTHON) -m harness sweep --arch $(call profile_isa,$(SWEEP_PROFILE)) --profile $(SWEEP_PROFILE) \
 	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH)) \
 	    $(if $(SWEEP_PARAM2),--param2 $(SWEEP_PARAM2) --values2 $(SWEEP_VALUES2)) $(RUNS_ARGS)
+
+# The tables of results in README.md, docs/ and hw-models/README.md, made
+# again from the results files (harness/docs/): each `<!-- docs: NAME -->`
+# block is rewritten, with the commit and date its numbers come from.  What
+# is missing is made first by its own command (make run ..., make figure1,
+# make sweep ...); FROM_RESULTS=1 runs nothing and rewrites from results/
+# as it is (a missing file is an error that names it and its command).
+docs:  ## rewrite the docs' tables of results from results/, running what is missing (FROM_RESULTS=1: run nothing)
+	$(PYTHON) -m harness docs $(if $(FROM_RESULTS),--from-results)
 
 # ---------------------------------------------------------------- course
 # The labs (docs/labs/README.md): grade them, debug the kernel, see where

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from . import ROOT, __version__
+from . import ROOT, __version__, docs
 from .bench import checks, compare, finaltable, provenance, report, rundir, suite
 from .course import debug, grade, labs
 from .errors import HarnessError, UsageError
@@ -309,6 +309,13 @@ def cmd_machines(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_docs(args: argparse.Namespace) -> int:
+    changed = docs.generate(results=Path(args.out).resolve(), from_results=args.from_results,
+                            say=_say)
+    _say(f"harness: docs: {len(changed)} file(s) rewritten")
+    return EXIT_OK
+
+
 def _executor(args: argparse.Namespace) -> executor.Executor:
     if args.scheduler and args.jobs is not None:
         raise UsageError("give -j (local workers) or --scheduler (a Dask cluster), not both")
@@ -566,6 +573,13 @@ COMMANDS: tuple[Command, ...] = (
             "(OUT/figure4-PROFILE.* for a profile other than pc-p5)", cmd_figure4,
             (MODEL.but(default="pc-p5", required=False, default_help="pc-p5, Chen et al.'s "
                        "Pentium"), OUT)),
+    Command("docs", "rewrite the tables of results in README.md, docs/ and "
+            "hw-models/README.md (their <!-- docs: NAME --> blocks) from results files, "
+            "first running what makes the missing ones (harness/docs/)", cmd_docs,
+            (OUT.but(help="where the results files are"),),
+            ((("--from-results",), dict(action="store_true",
+                                        help="run nothing: rewrite from the results files "
+                                        "there are, and fail naming any that is missing")),)),
     Command("overhead", "what the hardware model costs in host time (a benchmark: run "
             "it on an idle machine); write OUT/hwmodel-overhead-PROFILE.txt", cmd_overhead,
             (MODEL, ARCH, BENCH, OUT),

@@ -1,0 +1,359 @@
+"""The tables `make docs` writes into the docs, each from its results files.
+
+Each Table has a name (the block's, `<!-- docs: NAME -->`), the files it
+reads (Source: the path and the command that writes it) and a function
+from their contents to Markdown lines.  A table computes nothing the
+harness did not already record: it picks values out of results.json,
+figure1.json, sweep.json or a profile's [calibration] section, rounds
+them and lays them out.
+
+Numbers are shown to three significant digits (a whole number from 100
+up), instruction counts whole with a space between thousands, the paper's
+numbers as the paper printed them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..errors import SetupError
+from .sources import Source
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    sources: tuple[Source, ...]
+    render: Callable[..., list[str]]     # one argument per source, its contents
+
+
+# ---------------------------------------------------------------- formatting
+
+def sig(v: float | None, digits: int = 3) -> str:
+    """v to `digits` significant digits, whole from 10**(digits-1) up:
+    29.0432 -> 29.0, 0.57115 -> 0.571, 1007.4 -> 1007."""
+    if v is None:
+        return "-"
+    if v == 0:
+        return "0"
+    if abs(v) >= 10 ** (digits - 1):
+        return str(round(v))
+    places = digits - 1 - math.floor(math.log10(abs(v)))
+    text = f"{v:.{places}f}"
+    # rounding may carry into a new digit (9.996 -> 10.00): one place fewer
+    if len(text.replace("-", "").replace(".", "").lstrip("0")) > digits:
+        text = f"{v:.{max(places - 1, 0)}f}"
+    return text
+
+
+def count(v: float | None) -> str:
+    """An instruction count, whole, thousands apart: 2834.1 -> '2 834'."""
+    if v is None:
+        return "-"
+    return f"{round(v):,}".replace(",", " ")
+
+
+def paper_num(v: Any) -> str:
+    return "-" if v is None else f"{v:g}"
+
+
+def pct(ours: float, target: float) -> str:
+    """The error against a target, bold beyond 5%: '-4.4%', '**+23.2%**'."""
+    e = ours / target - 1
+    text = f"{e:+.1%}"
+    return f"**{text}**" if abs(e) > 0.05 else text
+
+
+def markdown(header: list[str], rows: list[list[str]]) -> list[str]:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(cells) + " |"
+    return [line(header), "|" + "---|" * len(header), *[line(r) for r in rows]]
+
+
+# ---------------------------------------------------------------- reading runs
+
+def result(run: dict[str, Any], bench: str, case: str) -> dict[str, Any]:
+    """One case of a run's results.json; SetupError naming the run if absent."""
+    for r in run.get("results", []):
+        if r.get("bench") == bench and r.get("case") == case:
+            return r
+    raise SetupError(f"results of {run.get('run', '?')}: no case {bench} {case} "
+                     f"(run the whole suite: `make run ARCH={run.get('arch')} "
+                     f"PROFILE={run.get('profile')}`)")
+
+
+def value(run: dict[str, Any], bench: str, case: str) -> float:
+    """The case in the paper's unit (results.json's derived value)."""
+    return result(run, bench, case)["derived"]["value"]
+
+
+def paper(run: dict[str, Any], bench: str, case: str) -> float | None:
+    """The paper's number for the profile's own row, if it has one."""
+    p = result(run, bench, case).get("paper")
+    return p["value"] if p else None
+
+
+def insns(run: dict[str, Any], bench: str, case: str) -> float:
+    """Instructions per operation: the guest's own count where the ISA
+    has one, else the model's, else (profile none, 1 instruction = 1 ns)
+    the time."""
+    r = result(run, bench, case)
+    if r["derived"].get("insns_per_op") is not None:
+        return r["derived"]["insns_per_op"]
+    model = r.get("model")
+    if model:
+        return model["per_op"]["insns"]
+    if run.get("profile") == "none":
+        return r["derived"]["ns_per_op"]
+    raise SetupError(f"results of {run.get('run')}: {bench} {case} counts no instructions")
+
+
+def per_op(run: dict[str, Any], bench: str, case: str, counter: str) -> float:
+    model = result(run, bench, case).get("model")
+    if not model or counter not in model["per_op"]:
+        raise SetupError(f"results of {run.get('run')}: {bench} {case} has no model "
+                         f"counter {counter!r} (a run under a hardware model has)")
+    return model["per_op"][counter]
+
+
+def run_source(arch: str, profile: str) -> Source:
+    return Source(f"{arch}-{profile}/results.json", f"make run ARCH={arch} PROFILE={profile}")
+
+
+def both(run: dict[str, Any], bench: str, cases: tuple[str, ...], fmt=sig) -> str:
+    """'ours / ours (paper / paper)' over a benchmark's cases."""
+    ours = " / ".join(fmt(value(run, bench, c)) for c in cases)
+    theirs = [paper(run, bench, c) for c in cases]
+    if all(t is None for t in theirs):
+        return ours
+    return f"{ours} ({' / '.join(paper_num(t) for t in theirs)})"
+
+
+def whole(v: float | None) -> str:
+    return "-" if v is None else str(round(v))
+
+
+# ---------------------------------------------------------------- Figure 1
+
+FIGURE1 = Source("figure1/figure1.json", "make figure1")
+
+
+def _profile_names(fig: dict[str, Any]) -> list[tuple[str, str, float]]:
+    """(machine, profile, MIPS) in the figure's order."""
+    out: list[tuple[str, str, float]] = []
+    for p in fig["points"]:
+        key = (p["machine"], p["profile"], p["mips"])
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def _speed(fig: dict[str, Any], machine: str, source: str, bench: str) -> list[float]:
+    return [p["mips_relative"] for p in fig["points"]
+            if p["machine"] == machine and p["source"] == source and p["benchmark"] == bench]
+
+
+def figure1(fig: dict[str, Any]) -> list[str]:
+    rows = []
+    for machine, profile, mips in _profile_names(fig):
+        ours = _speed(fig, machine, "ours", "geomean")
+        theirs = _speed(fig, machine, "paper", "geomean")
+        rows.append([f"{machine} (`{profile}`)", f"{mips:g}", f"{ours[0]:.2f}", f"{theirs[0]:.2f}"])
+    return markdown(["machine (profile)", "MIPS", "ours", "paper"], rows)
+
+
+def figure1_detail(fig: dict[str, Any]) -> list[str]:
+    benches = list(dict.fromkeys(p["benchmark"] for p in fig["points"]
+                                 if p["benchmark"] != "geomean"))
+    rows = []
+    for machine, profile, mips in _profile_names(fig):
+        for source in ("ours", "paper"):
+            cells = ["/".join(f"{v:.2f}" for v in _speed(fig, machine, source, b)) or "-"
+                     for b in benches]
+            mean = _speed(fig, machine, source, "geomean")
+            rows.append([machine if source == "ours" else "", f"{mips:g}" if source == "ours"
+                         else "", source, *cells, f"{mean[0]:.2f}"])
+    return markdown(["machine", "MIPS", "", *benches, "geo. mean"], rows)
+
+
+# ---------------------------------------------------------------- instructions by ISA
+
+# Each ISA's run: profile none, but where the ISA's guest counts no
+# instructions of its own (MIPS, SPARC) a model's run, whose counter does.
+ISA_RUNS = (("riscv", "none"), ("mips", "ds3100"), ("x86", "none"), ("m68k", "none"),
+            ("sparc", "sun4"), ("vax", "none"))
+
+
+def isa_costs(*runs: dict[str, Any]) -> list[str]:
+    def row(label: str, cell: Callable[[dict[str, Any]], str]) -> list[str]:
+        return [label, *[cell(r) for r in runs]]
+
+    def per_byte(r: dict[str, Any], case: str) -> str:
+        res = result(r, "bcopy", case)
+        return sig(res["bytes"] / insns(r, "bcopy", case))
+
+    def windows(r: dict[str, Any]) -> str:
+        res = result(r, "cswitch", "roundtrip").get("model") or {}
+        pc = res.get("per_op", {})
+        if "wovf" not in pc:
+            return ""
+        return f"{count(pc['wovf'])} + {count(pc['wunf'])}"
+
+    rows = [
+        row("getpid, whole call", lambda r: count(insns(r, "getpid", "call"))),
+        row("cswitch round trip", lambda r: count(insns(r, "cswitch", "roundtrip"))),
+        row("select, 1 empty / 10 empty / 10 full",
+            lambda r: " / ".join(count(insns(r, "select", c))
+                                 for c in ("1empty", "10empty", "10full"))),
+        row("bcopy, bytes per instruction (cached / uncached)",
+            lambda r: f"{per_byte(r, 'cached')} / {per_byte(r, 'uncached')}"),
+        row("read 16 KB from the file cache", lambda r: count(insns(r, "readcache", "1mb"))),
+        row("register window traps per cswitch round trip (overflow + underflow)", windows),
+    ]
+    return markdown(["", *[f"{r['arch']} (`{r['profile']}`)" for r in runs]], rows)
+
+
+# ---------------------------------------------------------------- predictions
+
+PAPER_MACHINES = ("mvax2", "vax8800", "sun3", "sun4", "ds3100", "m2000")
+
+
+def _isa_of(profile: str) -> str:
+    from ..model import hwmodel
+    return hwmodel.load_profile(profile).isa
+
+
+def model_run(profile: str) -> Source:
+    return run_source(_isa_of(profile), profile)
+
+
+def predictions_cpu(*runs: dict[str, Any]) -> list[str]:
+    rows = [[r["profile"],
+             both(r, "getpid", ("call",)),
+             both(r, "cswitch", ("roundtrip",)),
+             both(r, "select", ("1empty", "10empty", "10full"), whole),
+             both(r, "bcopy", ("cached", "uncached")),
+             both(r, "readcache", ("1mb",))] for r in runs]
+    return markdown(["", "getpid (us)", "cswitch (ms)", "select 1 / 10 empty / 10 full (us)",
+                     "bcopy cached / uncached (MB/s)", "read file cache (MB/s)"], rows)
+
+
+def predictions_fs(*runs: dict[str, Any]) -> list[str]:
+    def andrew(r: dict[str, Any]) -> str:
+        ours = f"{sig(value(r, 'andrew', 'copy-sync'))} + {sig(value(r, 'andrew', 'compile-sync'))}"
+        theirs = [paper(r, "andrew", c) for c in ("copy-sync", "compile-sync")]
+        if None in theirs:
+            return ours
+        return f"{ours} ({paper_num(theirs[0])} + {paper_num(theirs[1])})"
+
+    sizes = ("0k", "10k", "100k")
+    rows = [[r["profile"],
+             both(r, "openclose", ("foo", "/a/b/c/foo")),
+             both(r, "createdelete", tuple(f"{s}-sync" for s in sizes)),
+             both(r, "createdelete", tuple(f"{s}-delayed" for s in sizes)),
+             andrew(r)] for r in runs]
+    return markdown(["", "open-close foo / a/b/c/foo (ms)",
+                     "create-delete 0 / 10 / 100 KB, `sync` (ms)", "the same, `delayed`",
+                     "Andrew copy + compile, `sync` (s)"], rows)
+
+
+def sun4_windows(run: dict[str, Any]) -> list[str]:
+    def time(bench: str, case: str) -> str:
+        r = result(run, bench, case)
+        unit = r["derived"]["unit"]
+        return f"{sig(r['derived']['value'])} {unit}"
+
+    rows = []
+    for label, bench, case in (("getpid", "getpid", "call"),
+                               ("cswitch round trip", "cswitch", "roundtrip"),
+                               ("select, 10 full pipes", "select", "10full"),
+                               ('open-close "foo"', "openclose", "foo")):
+        unit = result(run, bench, case)["derived"]["unit"]
+        rows.append([label, count(insns(run, bench, case)),
+                     count(per_op(run, bench, case, "wovf")),
+                     count(per_op(run, bench, case, "wunf")), time(bench, case),
+                     f"{paper_num(paper(run, bench, case))} {unit}"])
+    return markdown(["", "instructions", "window overflow traps", "underflow traps", "time",
+                     "SunOS 4.0"], rows)
+
+
+# ---------------------------------------------------------------- calibration
+
+CALIBRATED = ("mvax2", "vax8800", "sun3", "sun4", "ds3100", "m2000", "ds3100-riscv")
+
+
+def profile_source(name: str) -> Source:
+    return Source(f"hw-models/profiles/{name}.toml",
+                  f"python3 -m harness calibrate --profile {name}", in_tree=True)
+
+
+def calibration(*profiles: dict[str, Any]) -> list[str]:
+    from types import SimpleNamespace
+    from ..model.calibrate import cached_copy_uses_memory
+    rows = []
+    for name, p in zip(CALIBRATED, profiles):
+        c = p.get("calibration")
+        if not c:
+            raise SetupError(f"hw-models/profiles/{name}.toml has no [calibration] section: "
+                             f"run `python3 -m harness calibrate --profile {name}`")
+        bandwidth = sig(p["memory"]["bandwidth_mbs"])
+        if "write_ns" in c:
+            bandwidth += f" read; {whole(c['write_ns'])} ns per word written"
+        cached = (f"{sig(c['bcopy_cached'])} ({paper_num(c['bcopy_cached_paper'])}) "
+                  f"{pct(c['bcopy_cached'], c['bcopy_cached_paper'])}")
+        if not cached_copy_uses_memory(SimpleNamespace(data=p)):
+            cached += ", predicted"      # write-back: the cached copy never reaches memory
+        rows.append([f"{name} ({p['isa']})", sig(p["cpu"]["cpi"], 4), bandwidth,
+                     f"{sig(c['mips'])} ({paper_num(c['mips_target'])})", cached,
+                     f"{sig(c['bcopy_uncached'])} ({paper_num(c['bcopy_uncached_target'])}) "
+                     f"{pct(c['bcopy_uncached'], c['bcopy_uncached_target'])}"])
+    return markdown(["profile (ISA)", "fitted CPI", "MB/s", "MIPS", "bcopy cached",
+                     "bcopy uncached"], rows)
+
+
+# ---------------------------------------------------------------- sweeps
+
+def sweep_source(param: str, values: str = "") -> Source:
+    make = "make sweep" + (f" SWEEP_PARAM={param} SWEEP_VALUES={values}" if values else "")
+    return Source(f"sweep-ds3100-{param.replace('.', '-')}/sweep.json", make)
+
+
+def sweep(s: dict[str, Any]) -> list[str]:
+    def cell(v: Any, bench: str, case: str) -> str:
+        got = [r["measured"] for r in s["rows"]
+               if r["value"] == v and r["bench"] == bench and r["case"] == case]
+        return sig(got[0]) if got else "-"
+
+    words = {"memory.bandwidth_mbs": "MB/s", "memory.write_ns": "ns per word written"}
+    rows = []
+    for v in s["values"]:
+        label = f"{v:g}" + (" (profile)" if v == s.get("profile_value") else "")
+        rows.append([label, cell(v, "bcopy", "cached"), cell(v, "bcopy", "uncached"),
+                     cell(v, "readcache", "1mb"), cell(v, "mips", "integer"),
+                     cell(v, "getpid", "call")])
+    return markdown([words.get(s["param"], s["param"]), "bcopy cached (MB/s)",
+                     "bcopy uncached (MB/s)", "read file cache (MB/s)", "mips (MIPS)",
+                     "getpid (us)"], rows)
+
+
+# ---------------------------------------------------------------- the list
+
+def tables() -> dict[str, Table]:
+    """Every table, by block name (computed when asked: the predictions'
+    sources name each profile's ISA, read from its file)."""
+    out = [
+        Table("figure1", (FIGURE1,), figure1),
+        Table("figure1-detail", (FIGURE1,), figure1_detail),
+        Table("isa-costs", tuple(run_source(a, p) for a, p in ISA_RUNS), isa_costs),
+        Table("calibration", tuple(profile_source(n) for n in CALIBRATED), calibration),
+        Table("predictions-cpu", tuple(model_run(p) for p in PAPER_MACHINES), predictions_cpu),
+        Table("predictions-fs", tuple(model_run(p) for p in PAPER_MACHINES), predictions_fs),
+        Table("sun4-windows", (run_source("sparc", "sun4"),), sun4_windows),
+        Table("sweep-bandwidth", (sweep_source("memory.bandwidth_mbs"),), sweep),
+        Table("sweep-write", (sweep_source("memory.write_ns", "100,150,200,300,386.1,500,600"),),
+              sweep),
+    ]
+    return {t.name: t for t in out}
