@@ -184,7 +184,7 @@ def figure1_detail(fig: dict[str, Any]) -> list[str]:
 # Each ISA's run: profile none, but where the ISA's guest counts no
 # instructions of its own (MIPS, SPARC) a model's run, whose counter does.
 ISA_RUNS = (("riscv", "none"), ("mips", "ds3100"), ("x86", "none"), ("m68k", "none"),
-            ("sparc", "sun4"), ("vax", "none"))
+            ("sparc", "sun4"), ("vax", "mvax2"))
 
 
 def isa_costs(*runs: dict[str, Any]) -> list[str]:
@@ -339,6 +339,82 @@ def sweep(s: dict[str, Any]) -> list[str]:
                      "getpid (us)"], rows)
 
 
+# ---------------------------------------------------------------- crash test
+
+CRASHTEST = Source("crashtest/crashtest.json", "make crashtest CRASH_POINTS=100000")
+POLICIES = ("sync", "delayed", "writethrough")
+
+
+def nbytes(n: int) -> str:
+    """Bytes as the crash test's table prints them: 102400 B."""
+    return f"{n} B"
+
+
+def binary(n: int) -> str:
+    """Bytes in KB or MB of 1024 and 1024 * 1024: 327488 -> '320 KB'."""
+    if n == 0:
+        return "0"
+    if n >= 1 << 20:
+        return f"{sig(n / (1 << 20))} MB"
+    return f"{sig(n / 1024)} KB"
+
+
+def crashtest(ct: dict[str, Any]) -> list[str]:
+    rows = [[r["workload"], r["policy"], str(r["writes"]), str(r["tried"]),
+             str(r["reordered"]), str(r["consistent"]), str(r["leaks"]),
+             str(r["inconsistent"]), str(r["after_repair"]), str(r["points_losing_data"]),
+             nbytes(r["max_lost_bytes"]), nbytes(r["max_at_risk_bytes"])] for r in ct["rows"]]
+    return markdown(["workload", "policy", "writes", "tried", "reord", "consistent", "leaks",
+                     "inconsistent", "after -y", "lose data", "max lost", "max at risk"], rows)
+
+
+def crashtest_summary(ct: dict[str, Any], run: dict[str, Any]) -> list[str]:
+    """Per policy: what create-delete costs (the run) and what the crash
+    states of every workload come to (the crash test)."""
+    rows = []
+    for pol in POLICIES:
+        mine = [r for r in ct["rows"] if r["policy"] == pol]
+        if not mine:
+            continue
+        tried = sum(r["tried"] for r in mine)
+        reord = sum(r["reordered"] for r in mine)
+        risk = max(r["max_at_risk_bytes"] for r in mine)
+        rows.append([f"`{pol}`", both(run, "createdelete", tuple(f"{s}-{pol}" for s in
+                                                                  ("0k", "10k", "100k"))),
+                     count(tried) + (f" ({count(reord)} reordered)" if reord else ""),
+                     count(sum(r["consistent"] for r in mine)),
+                     count(sum(r["leaks"] for r in mine)),
+                     count(sum(r["inconsistent"] for r in mine)),
+                     count(sum(r["after_repair"] for r in mine)),
+                     binary(risk)])
+    return markdown(["policy", "create-delete 0 / 10 / 100 KB (ms)", "crash states",
+                     "consistent", "only leaks (`fsck -y` reclaims)", "inconsistent",
+                     "inconsistent after `fsck -y`", "most acknowledged data at risk"], rows)
+
+
+# ---------------------------------------------------------------- the measure suite
+
+MEASURE_RUNS = (("riscv", "ds3100-riscv"), ("x86", "pc-p5"), ("mips", "ds3100"),
+                ("vax", "mvax2"))
+
+
+def measure_source(arch: str, profile: str) -> Source:
+    return Source(f"{arch}-{profile}-measure/results.json",
+                  f"make run ARCH={arch} PROFILE={profile} SUITE=measure")
+
+
+def final_table(run: dict[str, Any]) -> list[str]:
+    """The Final Results Table the run computed (harness/bench/finaltable.py)."""
+    from ..bench.finaltable import _t as time
+    if not run.get("final_table"):
+        raise SetupError(f"results of {run.get('run')}: no final_table (a run of the measure "
+                         f"suite has one: SUITE=measure)")
+    mark = {"=": "", ">=": "≥ ", "~": "~ "}
+    rows = [[r["operation"], r["source"], mark[r["kind"]] + time(r["hardware_ns"]),
+             time(r["measured_ns"]), time(r["software_ns"])] for r in run["final_table"]]
+    return markdown(["operation", "source", "hardware (predicted)", "measured", "software"], rows)
+
+
 # ---------------------------------------------------------------- the list
 
 def tables() -> dict[str, Table]:
@@ -353,7 +429,12 @@ def tables() -> dict[str, Table]:
         Table("predictions-fs", tuple(model_run(p) for p in PAPER_MACHINES), predictions_fs),
         Table("sun4-windows", (run_source("sparc", "sun4"),), sun4_windows),
         Table("sweep-bandwidth", (sweep_source("memory.bandwidth_mbs"),), sweep),
+        Table("crashtest", (CRASHTEST,), crashtest),
+        Table("crashtest-summary", (CRASHTEST, run_source("riscv", "ds3100-riscv")),
+              crashtest_summary),
         Table("sweep-write", (sweep_source("memory.write_ns", "100,150,200,300,386.1,500,600"),),
               sweep),
     ]
+    out += [Table(f"measure-{a}-{p}", (measure_source(a, p),), final_table)
+            for a, p in MEASURE_RUNS]
     return {t.name: t for t in out}

@@ -221,3 +221,57 @@ def test_every_block_in_the_docs_names_a_table():
     for f in blocks.files(root):
         for b in blocks.find(f.read_text(), str(f)):
             assert b.name in known, f"{f}:{b.begin + 1}: {b.name}"
+
+
+CRASH = {"made_by": PROV, "rows": [
+    {"workload": "createdelete", "policy": "sync", "writes": 646, "tried": 647, "reordered": 0,
+     "consistent": 41, "leaks": 606, "inconsistent": 0, "after_repair": 0,
+     "points_losing_data": 575, "max_lost_bytes": 102400, "max_at_risk_bytes": 102400},
+    {"workload": "andrew", "policy": "sync", "writes": 1966, "tried": 1967, "reordered": 0,
+     "consistent": 280, "leaks": 1687, "inconsistent": 0, "after_repair": 0,
+     "points_losing_data": 1464, "max_lost_bytes": 327548, "max_at_risk_bytes": 327488},
+    {"workload": "andrew", "policy": "delayed", "writes": 9, "tried": 19, "reordered": 9,
+     "consistent": 19, "leaks": 0, "inconsistent": 0, "after_repair": 0,
+     "points_losing_data": 0, "max_lost_bytes": 0, "max_at_risk_bytes": 1135513}]}
+
+RISCV = {"run": "riscv-ds3100-riscv", "arch": "riscv", "profile": "ds3100-riscv",
+         "provenance": DIRTY, "results": [
+             case("createdelete", f"{size}-{pol}", v, "ms", paper)
+             for size, pol, v, paper in (("0k", "sync", 72.51, 80), ("10k", "sync", 195.2, 146),
+                                         ("100k", "sync", 413.9, 548), ("0k", "delayed", 1.12, None),
+                                         ("10k", "delayed", 6.04, None),
+                                         ("100k", "delayed", 74.3, None))]}
+
+
+def test_crash_tables_are_exactly_as_expected(results, tmp_path):
+    (results / "crashtest").mkdir()
+    (results / "crashtest" / "crashtest.json").write_text(json.dumps(CRASH))
+    (results / "riscv-ds3100-riscv").mkdir()
+    (results / "riscv-ds3100-riscv" / "results.json").write_text(json.dumps(RISCV))
+    text = docs.render(tables.tables()["crashtest"], results, tmp_path)
+    assert text.split("\n")[2:4] == [
+        "| createdelete | sync | 646 | 647 | 0 | 41 | 606 | 0 | 0 | 575 | 102400 B | 102400 B |",
+        "| andrew | sync | 1966 | 1967 | 0 | 280 | 1687 | 0 | 0 | 1464 | 327548 B | 327488 B |"]
+    text = docs.render(tables.tables()["crashtest-summary"], results, tmp_path)
+    assert text.split("\n")[2:4] == [
+        "| `sync` | 72.5 / 195 / 414 (80 / 146 / 548) | 2 614 | 321 | 2 293 | 0 | 0 | 320 KB |",
+        "| `delayed` | 1.12 / 6.04 / 74.3 | 19 (9 reordered) | 19 | 0 | 0 | 0 | 1.08 MB |"]
+    assert "commit 0123456, clean tree; commit fedcba9 with local changes" in text
+
+
+def test_a_final_results_table_is_exactly_as_expected(tmp_path):
+    run = {"run": "x86-pc-p5-measure", "provenance": PROV, "final_table": [
+        {"operation": "time-counter read", "source": "002 1a", "kind": ">=",
+         "hardware_ns": 14.44, "measured_ns": 173.9, "software_ns": 159.46},
+        {"operation": "memory read, L1", "source": "002 2a", "kind": "=",
+         "hardware_ns": 124.0, "measured_ns": 124.01, "software_ns": 0.01},
+        {"operation": "meta-data: create an empty file, sync", "source": "004 4.5", "kind": "~",
+         "hardware_ns": 51.3e6, "measured_ns": 53.0e6, "software_ns": 1.67e6}]}
+    assert tables.final_table(run) == [
+        "| operation | source | hardware (predicted) | measured | software |",
+        "|---|---|---|---|---|",
+        "| time-counter read | 002 1a | ≥ 14.4 ns | 174 ns | 159 ns |",
+        "| memory read, L1 | 002 2a | 124 ns | 124 ns | 0.01 ns |",
+        "| meta-data: create an empty file, sync | 004 4.5 | ~ 51.3 ms | 53.0 ms | 1.67 ms |"]
+    with pytest.raises(SetupError, match="no final_table"):
+        tables.final_table({"run": "riscv-none"})
