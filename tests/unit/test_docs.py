@@ -20,8 +20,8 @@ indented four spaces) and every link target.  The rules, kept simple:
    the EXCEPTIONS below, each with its reason.
 2. A link target must exist relative to the doc's directory, as a reader
    following it would find it (anchors are not checked).
-3. `make WORD ...` (in checked text, up to a '#', ';', '|' or '&&',
-   words split as a shell would): each
+3. `make WORD ...` (in a code span, or at the start of a code block's
+   line, up to a '#', ';', '|' or '&&', words split as a shell would): each
    lowercase WORD must be a target of the Makefile, and each VAR=value a
    variable the Makefile or an arch.mk reads ($(VAR), VAR ?= ...).
 4. `python3 -m harness COMMAND ...`: COMMAND must be one of the harness's
@@ -151,9 +151,10 @@ SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
-def checked_text(md: str) -> tuple[list[str], list[str]]:
+def checked_text(md: str) -> tuple[list[str], list[str], list[str]]:
     """(the pieces of checked text: code blocks' lines and code spans;
-    the link targets)."""
+    the link targets; the pieces that may hold commands: code spans, and
+    the code lines that start with one, after an optional `$ ` prompt)."""
     pieces: list[str] = []
     prose: list[str] = []
     lines = md.split("\n")
@@ -176,9 +177,11 @@ def checked_text(md: str) -> tuple[list[str], list[str]]:
             prose.append(line)
         prev_blank = not line.strip()
     text = "\n".join(prose)
-    pieces += [m.group(2) for m in SPAN.finditer(text)]
+    spans = [m.group(2) for m in SPAN.finditer(text)]
     links = [m.group(1) for m in LINK.finditer(text)]
-    return pieces, links
+    lines = "\n".join(pieces).replace("\\\n", " ").split("\n")   # continued lines joined
+    runs = [ln for ln in lines if re.match(r"\s*(\$\s+)?(make|python3 -m harness)\b", ln)]
+    return pieces + spans, links, spans + runs
 
 
 PATH = re.compile(r"(?<![\w/.<>*~\\#-])([A-Za-z0-9_.<>*~\\-]+(?:/[A-Za-z0-9_.<>*\\-]*)+"
@@ -192,7 +195,7 @@ def top_level() -> frozenset[str]:
 
 
 def path_tokens(piece: str) -> list[str]:
-    piece = re.sub(r"<[^<>\n]*>", "<x>", piece)        # <hash of those sources>
+    piece = re.sub(r"<[^<>\n]* [^<>\n]*>", "<x>", piece)     # <hash of those sources>
     out = []
     for m in PATH.finditer(piece):
         t = m.group(1).replace("\\", "").rstrip(".")
@@ -207,7 +210,7 @@ def path_tokens(piece: str) -> list[str]:
 
 
 def excepted(t: str) -> bool:
-    exceptions = {re.sub(r"<[^<>]*>", "<x>", k) for k in EXCEPTIONS}
+    exceptions = set(EXCEPTIONS)
     if t.startswith(("/", "~", "$")) or "://" in t:
         return True
     if "/" in t and t.split("/")[0] + "/" in exceptions:
@@ -248,11 +251,12 @@ def problems(md: str, where: Path) -> list[str]:
     """What one doc names that does not exist, one line each."""
     base = where.parent
     out = []
-    pieces, links = checked_text(md)
+    pieces, links, runs = checked_text(md)
     for piece in pieces:
         for t in path_tokens(piece):
             if not excepted(t) and not exists(t, base):
                 out.append(f"no such file or directory: {t}")
+    for piece in runs:
         for words in commands(piece, "make"):
             for w in words:
                 if "=" in w:
