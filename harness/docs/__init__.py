@@ -40,8 +40,9 @@ def render(table: tables.Table, results: Path, root: Path) -> str:
     paths = [s.where(results, root) for s in table.sources]
     loaded = [sources.load(p, s.command) for p, s in zip(paths, table.sources)]
     lines = table.render(*loaded)
-    stamp = sources.stamp([_display(p, root) for p in dict.fromkeys(paths)], loaded,
-                          [s.command for s in table.sources])
+    # named as the reader's checkout has them: results/..., whichever --out was read
+    names = [s.path if s.in_tree else f"{results.name}/{s.path}" for s in table.sources]
+    stamp = sources.stamp(list(dict.fromkeys(names)), loaded, [s.command for s in table.sources])
     return "\n".join([*lines, "", stamp])
 
 
@@ -88,15 +89,16 @@ def generate(root: Path = ROOT, results: Path | None = None, from_results: bool 
             cache[name] = render(known[name], results, root)
         return cache[name]
 
+    # every table first, so that a missing file changes no file at all
+    new = {f: blocks.rewrite(text, _display(f, root), content) for f, text, bs in found if bs}
     changed = []
     for f, text, bs in found:
         if not bs:
             continue
-        new = blocks.rewrite(text, _display(f, root), content)
-        if new != text:
-            f.write_text(new, encoding="utf-8")
+        if new[f] != text:
+            f.write_text(new[f], encoding="utf-8")
             changed.append(f)
         say(f"docs: {_display(f, root)}: {len(bs)} table(s)"
-            + ("" if new != text else ", unchanged"))
+            + ("" if new[f] != text else ", unchanged"))
     return changed
 

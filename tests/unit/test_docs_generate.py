@@ -202,6 +202,16 @@ def test_without_from_results_the_missing_file_is_made_by_its_command(results, t
     assert page.read_text().startswith("<!-- docs: made -->\nn = 7\n\n<sub>Generated")
 
 
+def test_a_missing_file_for_one_page_changes_no_page(results, tmp_path):
+    first, second = tmp_path / "first.md", tmp_path / "second.md"
+    first.write_text(PAGE)
+    second.write_text("<!-- docs: sweep-bandwidth -->\n<!-- /docs -->\n")
+    with pytest.raises(sources.MissingResults, match="sweep.json"):
+        docs.generate(tmp_path, results, from_results=True, files=[first, second],
+                      say=lambda m: None)
+    assert first.read_text() == PAGE
+
+
 def test_a_bad_or_unknown_block_is_named_by_file_and_line(results, tmp_path):
     page = tmp_path / "page.md"
     page.write_text("x\n<!-- docs: nosuch -->\n<!-- /docs -->\n")
