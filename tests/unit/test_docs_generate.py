@@ -155,7 +155,8 @@ def test_generate_rewrites_blocks_only_and_is_repeatable(results, tmp_path):
     page = tmp_path / "page.md"
     page.write_text(PAGE)
     said = []
-    changed = docs.generate(tmp_path, results, from_results=True, files=[page], say=said.append)
+    changed = docs.generate(tmp_path, results, from_results=True, files=[page],
+                            say=said.append, images=())
     assert changed == [page]
     text = page.read_text()
     assert text.startswith("# A page\n\nSome prose that stays.\n<!-- docs: figure1 -->\n"
@@ -163,7 +164,8 @@ def test_generate_rewrites_blocks_only_and_is_repeatable(results, tmp_path):
     assert text.endswith("Made by `make figure1`.</sub>\n<!-- /docs -->\nMore prose.\n")
     assert "an old table" not in text
     # the same results, the same page
-    assert docs.generate(tmp_path, results, from_results=True, files=[page], say=said.append) == []
+    assert docs.generate(tmp_path, results, from_results=True, files=[page],
+                         say=said.append, images=()) == []
     assert page.read_text() == text
 
 
@@ -173,7 +175,7 @@ def test_from_results_runs_nothing_and_names_what_is_missing(tmp_path):
     with pytest.raises(sources.MissingResults, match=r"figure1/figure1.json is missing: run "
                        r"`make figure1`"):
         docs.generate(tmp_path, tmp_path / "results", from_results=True, files=[page],
-                      say=lambda m: None)
+                      say=lambda m: None, images=())
     assert page.read_text() == PAGE
 
 
@@ -197,7 +199,7 @@ def test_without_from_results_the_missing_file_is_made_by_its_command(results, t
         return real(argv, **kw)
 
     monkeypatch.setattr(docs.subprocess, "run", run)
-    docs.generate(tmp_path, results, files=[page], say=lambda m: None, known=known)
+    docs.generate(tmp_path, results, files=[page], say=lambda m: None, known=known, images=())
     assert len(ran) == 1 and out.is_file()
     assert page.read_text().startswith("<!-- docs: made -->\nn = 7\n\n<sub>Generated")
 
@@ -208,15 +210,32 @@ def test_a_missing_file_for_one_page_changes_no_page(results, tmp_path):
     second.write_text("<!-- docs: sweep-bandwidth -->\n<!-- /docs -->\n")
     with pytest.raises(sources.MissingResults, match="sweep.json"):
         docs.generate(tmp_path, results, from_results=True, files=[first, second],
-                      say=lambda m: None)
+                      say=lambda m: None, images=())
     assert first.read_text() == PAGE
+
+
+def test_a_plot_is_copied_from_its_run_and_a_missing_one_named(results, tmp_path):
+    (results / "figure1" / "figure1.png").write_bytes(b"PNG of this run")
+    plot = ((sources.Source("figure1/figure1.png", "make figure1"), "docs/figure1.png"),)
+    (tmp_path / "docs").mkdir()
+    changed = docs.generate(tmp_path, results, from_results=True, files=[],
+                            say=lambda m: None, images=plot)
+    assert changed == [tmp_path / "docs" / "figure1.png"]
+    assert (tmp_path / "docs" / "figure1.png").read_bytes() == b"PNG of this run"
+    assert docs.generate(tmp_path, results, from_results=True, files=[], say=lambda m: None,
+                         images=plot) == []
+    (results / "figure1" / "figure1.png").unlink()
+    with pytest.raises(sources.MissingResults, match="figure1.png is missing"):
+        docs.generate(tmp_path, results, from_results=True, files=[], say=lambda m: None,
+                      images=plot)
 
 
 def test_a_bad_or_unknown_block_is_named_by_file_and_line(results, tmp_path):
     page = tmp_path / "page.md"
     page.write_text("x\n<!-- docs: nosuch -->\n<!-- /docs -->\n")
     with pytest.raises(UsageError, match=r"page.md:2: no table named 'nosuch'"):
-        docs.generate(tmp_path, results, from_results=True, files=[page], say=lambda m: None)
+        docs.generate(tmp_path, results, from_results=True, files=[page], say=lambda m: None,
+                      images=())
     with pytest.raises(UsageError, match=r"page.md:1: the block 'figure1' has no <!-- /docs -->"):
         blocks.find("<!-- docs: figure1 -->\ntext\n", "page.md")
     with pytest.raises(UsageError, match=r"page.md:2: a docs block begins inside"):
