@@ -15,10 +15,11 @@ numbers as the paper printed them.
 from __future__ import annotations
 
 import math
-import re
+import tomllib
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .. import ROOT
 from ..errors import SetupError
 from .sources import Source
 
@@ -223,8 +224,9 @@ PAPER_MACHINES = ("mvax2", "vax8800", "sun3", "sun4", "ds3100", "m2000")
 
 
 def _isa_of(profile: str) -> str:
-    from ..model import hwmodel
-    return hwmodel.load_profile(profile).isa
+    """The ISA a profile's machine runs: its file's `isa`."""
+    path = ROOT / "hw-models" / "profiles" / f"{profile}.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))["isa"]
 
 
 def model_run(profile: str) -> Source:
