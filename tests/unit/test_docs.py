@@ -17,7 +17,8 @@ indented four spaces) and every link target.  The rules, kept simple:
    without '/' may be anywhere in the tree (`regions.c`).  `<isa>` and an
    all-capitals placeholder (NAME, labN) stand for any name.  Not checked:
    absolute paths and ~/ (the guest's file system, the host's), URLs, and
-   the EXCEPTIONS below, each with its reason.
+   the EXCEPTIONS below, each with its reason, and in one doc the paths
+   HISTORY lets it name as where something was.
 2. A link target must exist relative to the doc's directory, as a reader
    following it would find it (anchors are not checked).
 3. `make WORD ...` (in a code span, or at the start of a code block's
@@ -92,6 +93,19 @@ EXCEPTIONS = {
     "scp.c": "SIMH's source, not ours: vax-model.patch changes it",
     "sys.h": "Plan 9's, named as an example",
     "systab.h": "Plan 9's, named as an example",
+}
+
+
+# Paths one doc may name as history (where a file was), and why; any other
+# doc naming them fails.
+HISTORY = {
+    "docs/porting.md": {
+        "boot/<isa>/": "where the boot code was when the MIPS and SPARC ports were made",
+        "hw-models/plugin/": "the plugin's folder when the MIPS and SPARC ports were made",
+        "hw-models/plugin/hwmodel.c": "the plugin's source then, now hw-models/qemu/plugin.c",
+        "hw-models/plugin/model.h": "the model's header then, now hw-models/core/isa.h",
+        "hwmodel.c": "hw-models/plugin/hwmodel.c, named again in the same row",
+    },
 }
 
 
@@ -250,11 +264,12 @@ def commands(piece: str, word: str) -> list[list[str]]:
 def problems(md: str, where: Path) -> list[str]:
     """What one doc names that does not exist, one line each."""
     base = where.parent
+    history = HISTORY.get(str(where.relative_to(ROOT)) if where.is_relative_to(ROOT) else "", {})
     out = []
     pieces, links, runs = checked_text(md)
     for piece in pieces:
         for t in path_tokens(piece):
-            if not excepted(t) and not exists(t, base):
+            if not excepted(t) and t not in history and not exists(t, base):
                 out.append(f"no such file or directory: {t}")
     for piece in runs:
         for words in commands(piece, "make"):
@@ -320,6 +335,12 @@ def test_a_missing_harness_command_or_option_is_caught():
         "`python3 -m harness sweep` has no option --parm"]
     assert problems("`python3 -m harness overhead --profile sun3 --floor -j 2`", doc) == [
         "`python3 -m harness overhead` has no option -j"]
+
+
+def test_history_is_allowed_only_where_it_is_told():
+    assert problems("(then also `boot/<isa>/`)", ROOT / "docs" / "porting.md") == []
+    assert problems("(then also `boot/<isa>/`)", ROOT / "README.md") == [
+        "no such file or directory: boot/<isa>/"]
 
 
 def test_exceptions_are_only_for_what_runs_and_builds_make():
