@@ -1,6 +1,11 @@
-"""Fixtures for the unit tests: a fake guest instead of QEMU."""
+"""Fixtures for the unit tests: a fake guest instead of QEMU, and the host
+tools that make and check file-system images."""
 
+import os
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +62,17 @@ def fake_machine(monkeypatch):
         return m
 
     return register
+
+
+@pytest.fixture(scope="session")
+def host_tools(tmp_path_factory) -> Path:
+    """The directory holding tools/mkfs and tools/fsck, built for the host
+    by the Makefile's own rules (its HOST_CFLAGS), once per session, into a
+    build directory of their own."""
+    if shutil.which(os.environ.get("HOSTCC", "gcc")) is None:
+        pytest.skip("no host C compiler")
+    build = tmp_path_factory.mktemp("build")
+    r = subprocess.run(["make", f"BUILD={build}", f"{build}/tools/mkfs", f"{build}/tools/fsck"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return build / "tools"

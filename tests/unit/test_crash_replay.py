@@ -9,11 +9,8 @@ the checking, as in `make crashtest`.
 
 from __future__ import annotations
 
-import os
-import shutil
 import struct
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -21,26 +18,12 @@ from harness.crashtest import fsread, replay, wlog
 from harness.crashtest.wlog import Record
 from harness.errors import SetupError
 
-ROOT = Path(__file__).resolve().parents[2]
 BSIZE = 1024
 PAYLOAD = b"acknowledged data\n" * 100          # 1800 bytes: two blocks
 
 
-@pytest.fixture(scope="module")
-def tools(tmp_path_factory):
-    cc = shutil.which(os.environ.get("HOSTCC", "gcc"))
-    if cc is None:
-        pytest.skip("no host C compiler")
-    out = tmp_path_factory.mktemp("tools")
-    flags = ["-O2", "-Wall", "-Werror", "-std=gnu11", "-Ikernel/include", "-Ikernel/port"]
-    subprocess.run([cc, *flags, "-o", out / "mkfs", "tools/mkfs/mkfs.c"], cwd=ROOT, check=True)
-    subprocess.run([cc, *flags, "-o", out / "fsck", "tools/fsck/fsck.c", "kernel/port/fsck.c"],
-                   cwd=ROOT, check=True)
-    return out
-
-
 @pytest.fixture
-def world(tools, tmp_path):
+def world(host_tools, tmp_path):
     """(image path, fsck, {role: final block contents by number}) for the
     creation of /tmp/x holding PAYLOAD."""
     tree = tmp_path / "tree"
@@ -48,7 +31,7 @@ def world(tools, tmp_path):
     (tree / "bin").mkdir()
     (tree / "bin" / "hello").write_bytes(b"hello\n")
     img = tmp_path / "fs.img"
-    subprocess.run([tools / "mkfs", "-n", "512", "-i", "64", img, tree], check=True,
+    subprocess.run([host_tools / "mkfs", "-n", "512", "-i", "64", img, tree], check=True,
                    capture_output=True)
     disk = replay.initial_disk(img)
     before = bytes(disk)
@@ -72,7 +55,7 @@ def world(tools, tmp_path):
              "inode": _ioff(im, inum) // BSIZE, "dir": taddrs[0]}
     assert _ioff(im, inum) // BSIZE == _ioff(im, tmp) // BSIZE     # one inode block
     assert set(changed) == set(roles.values())
-    f = replay.Fsck(tools / "fsck")
+    f = replay.Fsck(host_tools / "fsck")
     yield img, f, {r: (b, changed[b]) for r, b in roles.items()}
     f.close()
 

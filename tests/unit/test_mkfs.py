@@ -2,41 +2,25 @@
 back by an independent reader written here from fsformat.h, and fsck finding
 the damage we do to them on purpose.
 
-The tools are compiled once per session with the host's C compiler, as the
-Makefile does.
+The tools are built once per session by the Makefile's own rules (host_tools,
+conftest.py).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import struct
 import subprocess
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 BSIZE = 1024
 NDIRECT = 12
 NINDIRECT = BSIZE // 4
 MAGIC = 0x4F555354
 DINODE = struct.Struct("HHI14I")           # type, nlink, size, addrs[14]: 64 bytes
 DIRENT = struct.Struct("I28s")
-
-
-@pytest.fixture(scope="session")
-def tools(tmp_path_factory):
-    cc = shutil.which(os.environ.get("HOSTCC", "gcc"))
-    if cc is None:
-        pytest.skip("no host C compiler")
-    out = tmp_path_factory.mktemp("tools")
-    flags = ["-O2", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-std=gnu11",
-             "-Ikernel/include", "-Ikernel/port"]
-    subprocess.run([cc, *flags, "-o", out / "mkfs", "tools/mkfs/mkfs.c"], cwd=ROOT, check=True)
-    subprocess.run([cc, *flags, "-o", out / "fsck", "tools/fsck/fsck.c", "kernel/port/fsck.c"],
-                   cwd=ROOT, check=True)
-    return out
 
 
 def mkfs(tools: Path, image: Path, tree: Path, *opts: str) -> subprocess.CompletedProcess:
@@ -113,10 +97,10 @@ class Image:
 
 
 @pytest.mark.parametrize("endian", ["little", "big"])
-def test_image_holds_the_tree(tools, tmp_path, endian):
+def test_image_holds_the_tree(host_tools, tmp_path, endian):
     files = sample_tree(tmp_path / "tree")
     img = tmp_path / "fs.img"
-    r = mkfs(tools, img, tmp_path / "tree", "-n", "2048", "-i", "128",
+    r = mkfs(host_tools, img, tmp_path / "tree", "-n", "2048", "-i", "128",
              *(["-B"] if endian == "big" else []))
     assert r.returncode == 0, r.stderr
     im = Image(img, "<" if endian == "little" else ">")
@@ -129,55 +113,55 @@ def test_image_holds_the_tree(tools, tmp_path, endian):
     # link counts: a directory has "." , its name, and each child's ".."
     assert im.inode(1)[1] == 2 + 3
     assert im.inode(im.lookup("src/a"))[1] == 3
-    r = fsck(tools, img)
+    r = fsck(host_tools, img)
     assert r.returncode == 0, r.stdout
     assert "0 problems" in r.stdout
     assert ("other byte order" in r.stdout) == (endian == "big")
 
 
-def test_image_is_only_the_used_front(tools, tmp_path):
+def test_image_is_only_the_used_front(host_tools, tmp_path):
     sample_tree(tmp_path / "tree")
     img = tmp_path / "fs.img"
-    assert mkfs(tools, img, tmp_path / "tree", "-n", "8192").returncode == 0
+    assert mkfs(host_tools, img, tmp_path / "tree", "-n", "8192").returncode == 0
     assert img.stat().st_size < 1024 * BSIZE           # not the whole 8 MB disk
     assert Image(img).nblocks == 8192
 
 
-def test_same_tree_same_image(tools, tmp_path):
+def test_same_tree_same_image(host_tools, tmp_path):
     sample_tree(tmp_path / "tree")
     a, b = tmp_path / "a.img", tmp_path / "b.img"
-    mkfs(tools, a, tmp_path / "tree")
+    mkfs(host_tools, a, tmp_path / "tree")
     os.utime(tmp_path / "tree" / "big", (0, 0))        # timestamps are not in the image
-    mkfs(tools, b, tmp_path / "tree")
+    mkfs(host_tools, b, tmp_path / "tree")
     assert a.read_bytes() == b.read_bytes()
 
 
-def test_mkfs_refuses(tools, tmp_path):
+def test_mkfs_refuses(host_tools, tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
     (tree / ("x" * 28)).write_bytes(b"")
-    r = mkfs(tools, tmp_path / "fs.img", tree)
+    r = mkfs(host_tools, tmp_path / "fs.img", tree)
     assert r.returncode == 1 and "name too long" in r.stderr
     (tree / ("x" * 28)).unlink()
     (tree / "huge").write_bytes(bytes(600 * 1024))
-    r = mkfs(tools, tmp_path / "fs.img", tree, "-n", "256")
+    r = mkfs(host_tools, tmp_path / "fs.img", tree, "-n", "256")
     assert r.returncode == 1 and "disk full" in r.stderr
 
 
 # ---------------------------------------------------------------- fsck finds damage
 
 @pytest.fixture
-def image(tools, tmp_path):
+def image(host_tools, tmp_path):
     sample_tree(tmp_path / "tree")
     img = tmp_path / "fs.img"
-    assert mkfs(tools, img, tmp_path / "tree", "-n", "2048", "-i", "128").returncode == 0
+    assert mkfs(host_tools, img, tmp_path / "tree", "-n", "2048", "-i", "128").returncode == 0
     raw = bytearray(img.read_bytes() + bytes(2048 * BSIZE - img.stat().st_size))
     return img, raw, Image(img)
 
 
-def damaged(tools, img: Path, raw: bytearray) -> str:
+def damaged(host_tools, img: Path, raw: bytearray) -> str:
     img.write_bytes(bytes(raw))
-    r = fsck(tools, img)
+    r = fsck(host_tools, img)
     assert r.returncode == 1, r.stdout
     return r.stdout
 
@@ -186,45 +170,45 @@ def inode_offset(im: Image, i: int) -> int:
     return (im.inodestart + i // 16) * BSIZE + (i % 16) * 64
 
 
-def test_fsck_lost_block(tools, image):
+def test_fsck_lost_block(host_tools, image):
     img, raw, im = image
     free = im.nblocks - 1                               # far past anything mkfs used
     raw[im.bmapstart * BSIZE + free // 8] |= 1 << (free % 8)
-    assert f"block {free} is lost" in damaged(tools, img, raw)
+    assert f"block {free} is lost" in damaged(host_tools, img, raw)
 
 
-def test_fsck_used_block_marked_free(tools, image):
+def test_fsck_used_block_marked_free(host_tools, image):
     img, raw, im = image
     b = im.inode(im.lookup("bin/hello"))[3]
     raw[im.bmapstart * BSIZE + b // 8] &= ~(1 << (b % 8))
-    assert f"block {b} is in use but marked free" in damaged(tools, img, raw)
+    assert f"block {b} is in use but marked free" in damaged(host_tools, img, raw)
 
 
-def test_fsck_block_used_twice(tools, image):
+def test_fsck_block_used_twice(host_tools, image):
     img, raw, im = image
     hello, deep = im.lookup("bin/hello"), im.lookup("src/a/b/c/deep.c")
     b = im.inode(hello)[3]
     struct.pack_into("<I", raw, inode_offset(im, deep) + 8, b)   # deep's first block := hello's
-    out = damaged(tools, img, raw)
+    out = damaged(host_tools, img, raw)
     assert f"block {b} used twice" in out
     assert "is lost" in out                             # deep's own first block
 
 
-def test_fsck_wrong_link_count(tools, image):
+def test_fsck_wrong_link_count(host_tools, image):
     img, raw, im = image
     i = im.lookup("src/medium")
     struct.pack_into("<H", raw, inode_offset(im, i) + 2, 2)
-    assert f"inode {i}: link count 2, but 1 entries name it" in damaged(tools, img, raw)
+    assert f"inode {i}: link count 2, but 1 entries name it" in damaged(host_tools, img, raw)
 
 
-def test_fsck_entry_names_free_inode(tools, image):
+def test_fsck_entry_names_free_inode(host_tools, image):
     img, raw, im = image
     i = im.lookup("bin/empty")
     raw[inode_offset(im, i):inode_offset(im, i) + 64] = bytes(64)
-    assert f"names free or bad inode {i}" in damaged(tools, img, raw)
+    assert f"names free or bad inode {i}" in damaged(host_tools, img, raw)
 
 
-def test_fsck_unreachable_directory(tools, image):
+def test_fsck_unreachable_directory(host_tools, image):
     img, raw, im = image
     root = im.inode(1)
     blk = root[3]                                       # the root's first block
@@ -235,41 +219,41 @@ def test_fsck_unreachable_directory(tools, image):
         inum, name = struct.unpack_from("<I28s", raw, blk * BSIZE + off)
         if inum == tmp and name.startswith(b"tmp\0"):
             raw[blk * BSIZE + off:blk * BSIZE + off + 4] = bytes(4)
-    out = damaged(tools, img, raw)
+    out = damaged(host_tools, img, raw)
     assert f"inode {tmp} cannot be reached from the root" in out
 
 
-def test_fsck_bad_superblock(tools, tmp_path):
+def test_fsck_bad_superblock(host_tools, tmp_path):
     img = tmp_path / "junk.img"
     img.write_bytes(bytes(4 * BSIZE))
-    r = fsck(tools, img)
+    r = fsck(host_tools, img)
     assert r.returncode == 2 and "bad superblock" in r.stdout
 
 
 # ---------------------------------------------------------------- fsck -y repairs
 
-def repaired(tools, img: Path, raw: bytearray) -> str:
+def repaired(host_tools, img: Path, raw: bytearray) -> str:
     """Damage the image, repair it with fsck -y, and check it is clean after."""
     img.write_bytes(bytes(raw))
-    r = subprocess.run([tools / "fsck", "-y", img], capture_output=True, text=True)
+    r = subprocess.run([host_tools / "fsck", "-y", img], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout
     assert "0 problems left" in r.stdout
-    again = fsck(tools, img)
+    again = fsck(host_tools, img)
     assert again.returncode == 0 and "0 problems" in again.stdout, again.stdout
     return r.stdout
 
 
-def test_fsck_y_fixes_a_link_count(tools, image):
+def test_fsck_y_fixes_a_link_count(host_tools, image):
     img, raw, im = image
     i = im.lookup("src/medium")
     struct.pack_into("<H", raw, inode_offset(im, i) + 2, 3)
-    out = repaired(tools, img, raw)
+    out = repaired(host_tools, img, raw)
     assert f"leak: inode {i}: link count 3, but 1 entries name it" in out
     assert Image(img).inode(i)[1] == 1
     assert Image(img).read(i) == bytes(range(256)) * 200      # the data survives
 
 
-def test_fsck_y_frees_an_orphan_and_its_blocks(tools, image):
+def test_fsck_y_frees_an_orphan_and_its_blocks(host_tools, image):
     img, raw, im = image
     i = im.lookup("src/medium")
     blocks = im.inode(i)[3:3 + NDIRECT]
@@ -279,7 +263,7 @@ def test_fsck_y_frees_an_orphan_and_its_blocks(tools, image):
         inum, name = struct.unpack_from("<I28s", raw, src * BSIZE + off)
         if inum == i:
             raw[src * BSIZE + off:src * BSIZE + off + 4] = bytes(4)
-    out = repaired(tools, img, raw)
+    out = repaired(host_tools, img, raw)
     assert f"inode {i} cannot be reached" in out
     fixed = Image(img)
     assert fixed.inode(i)[0] == 0                               # freed
@@ -287,50 +271,50 @@ def test_fsck_y_frees_an_orphan_and_its_blocks(tools, image):
     assert not any(bitmap[b // 8] >> (b % 8) & 1 for b in blocks)
 
 
-def test_fsck_y_clears_an_entry_naming_a_free_inode(tools, image):
+def test_fsck_y_clears_an_entry_naming_a_free_inode(host_tools, image):
     img, raw, im = image
     i = im.lookup("bin/hello")
     raw[inode_offset(im, i):inode_offset(im, i) + 64] = bytes(64)
-    repaired(tools, img, raw)
+    repaired(host_tools, img, raw)
     assert "hello" not in Image(img).entries(im.lookup("bin"))
 
 
-def test_fsck_y_cannot_fix_a_block_used_twice(tools, image):
+def test_fsck_y_cannot_fix_a_block_used_twice(host_tools, image):
     img, raw, im = image
     hello, deep = im.lookup("bin/hello"), im.lookup("src/a/b/c/deep.c")
     struct.pack_into("<I", raw, inode_offset(im, deep) + 8, im.inode(hello)[3])
     img.write_bytes(bytes(raw))
-    r = subprocess.run([tools / "fsck", "-y", img], capture_output=True, text=True)
+    r = subprocess.run([host_tools / "fsck", "-y", img], capture_output=True, text=True)
     assert r.returncode == 1
     assert "problems left" in r.stdout and "0 problems left" not in r.stdout
 
 
-def test_fsck_y_drops_blocks_past_the_end(tools, image):
+def test_fsck_y_drops_blocks_past_the_end(host_tools, image):
     """A crash between a block map and the inode's new size."""
     img, raw, im = image
     i = im.lookup("src/medium")                  # 51 KB: direct and indirect blocks
     struct.pack_into("<I", raw, inode_offset(im, i) + 4, 5 * BSIZE)
-    out = repaired(tools, img, raw)
+    out = repaired(host_tools, img, raw)
     assert f"leak: inode {i}: block" in out and "past the end of the file" in out
     fixed = Image(img)
     assert fixed.inode(i)[3 + NDIRECT] == 0                   # the indirect block is gone
     assert fixed.read(i) == (bytes(range(256)) * 200)[:5 * BSIZE]
 
 
-def test_fsck_y_writes_missing_dot_entries(tools, image):
+def test_fsck_y_writes_missing_dot_entries(host_tools, image):
     """A directory's block lost (zeros) but its inode and name on the disk."""
     img, raw, im = image
     a = im.lookup("src/a")
     blk = im.inode(a)[3]
     raw[blk * BSIZE:blk * BSIZE + 2 * DIRENT.size] = bytes(2 * DIRENT.size)
-    assert "names it" in damaged(tools, img, raw)
-    repaired(tools, img, raw)
+    assert "names it" in damaged(host_tools, img, raw)
+    repaired(host_tools, img, raw)
     entries = Image(img).entries(a)
     assert entries["."] == a and entries[".."] == im.lookup("src")
     assert Image(img).lookup("src/a/b/c/deep.c") == im.lookup("src/a/b/c/deep.c")
 
 
-def test_fsck_y_frees_a_tree_cut_off(tools, image):
+def test_fsck_y_frees_a_tree_cut_off(host_tools, image):
     """src/a's entry gone: a, b, c and deep.c are unreachable; b names a
     back (its ".."), so a is not an orphan but a tree cut off."""
     img, raw, im = image
@@ -340,8 +324,8 @@ def test_fsck_y_frees_a_tree_cut_off(tools, image):
         inum, _ = struct.unpack_from("<I28s", raw, blk * BSIZE + off)
         if inum == a:
             raw[blk * BSIZE + off:blk * BSIZE + off + 4] = bytes(4)
-    assert f"inode {a} cannot be reached" in damaged(tools, img, raw)
-    repaired(tools, img, raw)
+    assert f"inode {a} cannot be reached" in damaged(host_tools, img, raw)
+    repaired(host_tools, img, raw)
     fixed = Image(img)
     assert all(fixed.inode(i)[0] == 0 for i in (a, im.lookup("src/a/b/c/deep.c")))
     assert fixed.read(fixed.lookup("src/medium")) == bytes(range(256)) * 200
