@@ -141,12 +141,8 @@ static void disk_fn_cb(unsigned int vcpu, void *ud)
     charge_disk(hw_disk_call(block, n), ud);
 }
 
-/* The same, one instruction later, where disk_request() begins with a
- * SPARC save (isa->opens_window): the save may take a window overflow
- * trap and run again, which would charge the request twice, and after it
- * the arguments are in %i0-%i2. */
-static uint64_t disk_after_pc;
-
+/* The same, one instruction after a SPARC save that opens disk_request()
+ * (fn_entry below): the arguments are in %i0-%i2. */
 static void disk_fn_in_cb(unsigned int vcpu, void *ud)
 {
     uint64_t block = read_reg(in_reg[1]), n = read_reg(in_reg[2]);
@@ -203,22 +199,40 @@ static void wlog_trap_cb(unsigned int vcpu, void *ud)
     wlog_trap();
 }
 
-/* Register cb at the entry of the function at fn_pc: at its first
- * instruction, or after it if that is a SPARC save (ud then non-NULL). */
+/*
+ * Where a callback at the entry of the kernel function at fn_pc goes: on
+ * its first instruction (FN_ENTRY), or, where that is a SPARC save
+ * (isa->opens_window), on the instruction after it (FN_AFTER_SAVE): the
+ * save may take a window overflow trap and run again, which would run the
+ * callback twice, and after it the arguments are in %i0-%i2 (in_reg), not
+ * where read_fn_arg() looks.  *after remembers where the save ends, for the
+ * block that holds the next instruction.  Used for disk_request() and the
+ * write log's functions.
+ */
+enum fn_entry { FN_NOT, FN_ENTRY, FN_AFTER_SAVE };
+
+static enum fn_entry fn_entry(uint64_t va, const uint8_t *code, size_t len, uint64_t fn_pc,
+                              uint64_t *after)
+{
+    if (fn_pc && va == fn_pc) {
+        if (!isa->opens_window || !isa->opens_window(code, len))
+            return FN_ENTRY;
+        *after = va + len;
+    }
+    return *after && va == *after ? FN_AFTER_SAVE : FN_NOT;
+}
+
+/* Register the write log's callback cb at the entry of the function at
+ * fn_pc; ud is non-NULL after a save (wlog_arg's in_window). */
 static uint64_t wlog_after_pc[2];
 
-static void wlog_hook(struct qemu_plugin_insn *insn, const uint8_t *code, size_t len,
-                      uint64_t fn_pc, int k, qemu_plugin_vcpu_udata_cb_t cb)
+static void wlog_hook(struct qemu_plugin_insn *insn, uint64_t va, const uint8_t *code,
+                      size_t len, uint64_t fn_pc, int k, qemu_plugin_vcpu_udata_cb_t cb)
 {
-    uint64_t va = qemu_plugin_insn_vaddr(insn);
-    if (va == fn_pc) {
-        if (isa->opens_window && isa->opens_window(code, len))
-            wlog_after_pc[k] = va + len;
-        else
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, cb, QEMU_PLUGIN_CB_R_REGS, NULL);
-    }
-    if (wlog_after_pc[k] && va == wlog_after_pc[k])
-        qemu_plugin_register_vcpu_insn_exec_cb(insn, cb, QEMU_PLUGIN_CB_R_REGS, (void *)1);
+    enum fn_entry e = fn_entry(va, code, len, fn_pc, &wlog_after_pc[k]);
+    if (e != FN_NOT)
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, cb, QEMU_PLUGIN_CB_R_REGS,
+                                               e == FN_AFTER_SAVE ? (void *)1 : NULL);
 }
 
 /* ------------------------------------------------------------ data addresses */
@@ -600,154 +614,287 @@ static bool is_window_pc(uint64_t vaddr)
     return hw.windows && (vaddr == hw.p.wovf_pc || vaddr == hw.p.wunf_pc);
 }
 
-static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
-{
-    size_t n = qemu_plugin_tb_n_insns(tb);
-    uint64_t cost[n];
-    enum marker mk[n];
-    uint8_t code[n][16];
-    size_t code_len[n];
-    struct tb_attrib *ta = NULL;
-    uint64_t pa[n];
-    uint64_t lines[2 * n];
-    uint32_t nlines = 0;
-    bool icache = hw_has_icache();
-    unsigned ishift = hw_iline_shift();
+/*
+ * Translating a block.  tb_trans() reads the block once (tb_read) and then
+ * instruments it in passes, each a function below, in this order:
+ *
+ *   tb_attrib_records  attrib= only: each instruction's record;
+ *   tb_icache          the block's I-cache lines, fetched as it starts;
+ *   tlb_hooks_trans    a [tlb] profile only (tlb_hooks.c);
+ *   tb_segments        the instruction count and static cost, added
+ *                      inline per segment, and every load's and store's
+ *                      callback, told the static cost still to come;
+ *   tb_events          single instructions the model must see run: MMU
+ *                      changes, trap entries, disk requests, the write
+ *                      log's functions, markers.
+ *
+ * QEMU runs an instruction's inline operations and callbacks in the order
+ * they were registered, so the order of the passes is part of the model:
+ * a marker's callback (tb_events) comes after the inline adds of its
+ * segment (tb_segments), and so sees its own segment counted.
+ */
 
-    g_mutex_lock(&trans_lock);
-    for (size_t i = 0; i < n; i++) {
-        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        uint8_t *bytes = code[i];
-        size_t len = code_len[i] = qemu_plugin_insn_data(insn, bytes, sizeof(code[i]));
-        cost[i] = hw_insn_mcyc(isa->classify(bytes, len));
-        if ((hw.p.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn))) ||
-            is_window_pc(qemu_plugin_insn_vaddr(insn)))
-            cost[i] += hw.trap_mcyc;
-        mk[i] = isa->marker(bytes, len);
-        pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), qemu_plugin_insn_vaddr(insn));
-        /* the lines of its first and last bytes (an x86 or 68k instruction
-         * may straddle two; not two pages, whose frames need not follow) */
-        uint64_t last = pa[i] + (len ? len - 1 : 0);
-        bool one_page = ((pa[i] ^ last) >> 12) == 0;
-        for (int end = 0; icache && pa[i] != NO_PADDR && end < 1 + one_page; end++) {
-            uint64_t line = (end ? last : pa[i]) >> ishift;
+/* What tb_read() learnt about the block's instructions: arrays of n, on
+ * tb_trans's stack. */
+struct tb_view {
+    struct qemu_plugin_tb *tb;
+    size_t n;
+    uint8_t (*code)[16];                /* each instruction's bytes ... */
+    size_t *len;                        /* ... and how many */
+    uint64_t *vaddr;
+    uint64_t *pa;                       /* physical address, or NO_PADDR */
+    uint64_t *cost;                     /* static cost (mcyc): CPI, class, trap entry */
+    enum marker *mk;
+    struct attrib_insn **rec;           /* attrib= only (else NULL): its record */
+};
+
+/* Instruction i's attribution record, or NULL when not attributing: what
+ * the callbacks that charge stalls to an instruction take as `ud`. */
+static struct attrib_insn *insn_rec(const struct tb_view *t, size_t i)
+{
+    return t->rec ? t->rec[i] : NULL;
+}
+
+/* What each instruction is: its bytes, its static cost (the CPI and its
+ * class's extra, plus the trap penalty where a trap vector or window
+ * handler begins: charged inline with the rest, not by a callback), its
+ * marker and its physical address.  Also learns where guest RAM is on the
+ * host, at the anchor (insn_paddr). */
+static void tb_read(struct tb_view *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(t->tb, i);
+        size_t len = t->len[i] = qemu_plugin_insn_data(insn, t->code[i], sizeof(t->code[i]));
+        uint64_t va = t->vaddr[i] = qemu_plugin_insn_vaddr(insn);
+        t->cost[i] = hw_insn_mcyc(isa->classify(t->code[i], len));
+        if (is_trap_pc(va) || is_window_pc(va))
+            t->cost[i] += hw.trap_mcyc;
+        t->mk[i] = isa->marker(t->code[i], len);
+        t->pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), va);
+    }
+}
+
+/* attrib= only: each instruction's record (attrib.c), which its accesses,
+ * fetch stalls, disk requests and executions are charged to. */
+static void tb_attrib_records(struct tb_view *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(t->tb, i);
+        t->rec[i] = attrib_insn((uintptr_t)qemu_plugin_insn_haddr(insn), t->vaddr[i],
+                                t->pa[i], t->cost[i]);
+    }
+}
+
+/* The I-cache lines the block's instructions lie in, in order, a line
+ * repeated only if another came between: of each instruction the lines
+ * of its first and last bytes (an x86 or 68k instruction may straddle two;
+ * not two pages, whose frames need not follow one another).  An
+ * instruction with no physical address (ROM, or RAM not located yet) has
+ * none.  At most 2n; returns how many. */
+static uint32_t tb_ilines(const struct tb_view *t, uint64_t *lines)
+{
+    unsigned shift = hw_iline_shift();
+    uint32_t nlines = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->pa[i] == NO_PADDR)
+            continue;
+        uint64_t last = t->pa[i] + (t->len[i] ? t->len[i] - 1 : 0);
+        bool one_page = ((t->pa[i] ^ last) >> 12) == 0;
+        for (int end = 0; end < 1 + one_page; end++) {
+            uint64_t line = (end ? last : t->pa[i]) >> shift;
             if (nlines == 0 || lines[nlines - 1] != line)
                 lines[nlines++] = line;
         }
     }
-    if (hw.attributing) {
-        ta = g_malloc(sizeof(*ta) + n * sizeof(ta->a[0]));
-        ta->n = n;
-        for (size_t i = 0; i < n; i++) {
-            struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-            ta->a[i] = attrib_insn((uintptr_t)qemu_plugin_insn_haddr(insn),
-                                   qemu_plugin_insn_vaddr(insn), pa[i], cost[i]);
-        }
-    }
+    return nlines;
+}
+
+/* The block's instruction fetches: one callback as the block starts
+ * (tb_icache_cb), with the block's lines interned, so that a block whose
+ * lines all hit as last time costs one comparison.  Its fetch stalls are
+ * charged to the block's first instruction when attributing. */
+static void tb_icache(const struct tb_view *t)
+{
+    if (!hw_has_icache())
+        return;
+    uint64_t lines[2 * t->n];
+    uint32_t nlines = tb_ilines(t, lines);
     if (nlines > 0)
-        qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_icache_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                             (void *)intern_ilines(lines, nlines,
-                                                                   ta ? ta->a[0] : NULL));
-    g_mutex_unlock(&trans_lock);
-    if (hw.tlb_counts)                      /* a [tlb] profile only (tlb_hooks.c) */
-        tlb_hooks_trans(tb, n, code, code_len, ta ? ta->a[0] : NULL);
+        qemu_plugin_register_vcpu_tb_exec_cb(t->tb, tb_icache_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                             intern_ilines(lines, nlines, insn_rec(t, 0)));
+}
 
-    /* Segments: up to and including each marker, and the rest.  The inline
-     * adds go on a segment's first instruction and are registered before any
-     * callback on it, so a marker's callback sees its own segment counted.
-     * An exception in the middle of a segment leaves the instructions after
-     * it counted but not run; where that is routine (isa->restarts: the
-     * loads and stores whose TLB misses MIPS refills in software, SPARC's
-     * save and restore on register window overflow and underflow) a segment
-     * also ends at each such instruction, so that only the instruction the
-     * kernel restarts is counted again (the processor issues it twice). */
-    size_t s = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool restarts = isa->restarts && isa->restarts(code[i], code_len[i]);
-        if (mk[i] == MK_NONE && i != n - 1 && !restarts)
-            continue;
-        uint64_t sum = 0;
-        for (size_t k = s; k <= i; k++)
-            sum += cost[k];
-        struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, s);
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_ADD_U64,
-                                                            e_insns, i - s + 1);
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_ADD_U64,
-                                                            e_static, sum);
-        if (ta) {                       /* executions, counted as the segment is */
-            struct tb_attrib *seg = g_malloc(sizeof(*seg) + (i - s + 1) * sizeof(seg->a[0]));
-            seg->n = i - s + 1;
-            for (size_t k = s; k <= i; k++)
-                seg->a[k - s] = ta->a[k];
-            qemu_plugin_register_vcpu_insn_exec_cond_cb(first, tb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                                        QEMU_PLUGIN_COND_NE, e_attrib, 0, seg);
-        }
-        /* each instruction's memory callback learns what is still to come */
-        uint64_t rest = sum;
-        for (size_t k = s; k <= i; k++) {
-            rest -= cost[k];
-            struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
-            uintptr_t u = mem_ud(rest, code[k], code_len[k]);
-            if (ta) {
-                struct mem_attrib_ud *m = g_new(struct mem_attrib_ud, 1);
-                *m = (struct mem_attrib_ud){ u, ta->a[k] };
-                qemu_plugin_register_vcpu_mem_cb(insn, mem_cb_attrib, QEMU_PLUGIN_CB_NO_REGS,
-                                                 QEMU_PLUGIN_MEM_RW, m);
-            } else {
-                qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                                 QEMU_PLUGIN_MEM_RW, (void *)u);
-            }
-        }
-        s = i + 1;
+/*
+ * Whether a segment ends at instruction i.  A segment's instructions and
+ * static cost are added inline on its first instruction, all at once, so a
+ * segment ends at each marker (whose callback must see the time up to and
+ * including itself) and at the block's end.  An exception in the middle of
+ * a segment leaves the instructions after it counted but not run; where
+ * that is routine (isa->restarts: the loads and stores whose TLB misses
+ * MIPS refills in software, SPARC's save and restore on register window
+ * overflow and underflow) a segment also ends at each such instruction, so
+ * that only the instruction the kernel restarts is counted again (the
+ * processor issues it twice).
+ */
+static bool ends_segment(const struct tb_view *t, size_t i)
+{
+    return t->mk[i] != MK_NONE || i == t->n - 1 ||
+           (isa->restarts && isa->restarts(t->code[i], t->len[i]));
+}
+
+/* The instructions s..e, one segment: two inline adds on its first
+ * instruction (the count and the static cost), its executions when
+ * attributing (counted as the segment is, while the attributed region is
+ * open), and each instruction's memory callback.  That callback learns the
+ * static cost still to come in the segment (mem_ud), added already but not
+ * yet spent, to know the exact time of its access. */
+static void tb_segment(const struct tb_view *t, size_t s, size_t e)
+{
+    uint64_t sum = 0;
+    for (size_t k = s; k <= e; k++)
+        sum += t->cost[k];
+    struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(t->tb, s);
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                        e_insns, e - s + 1);
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                        e_static, sum);
+    if (t->rec) {
+        struct tb_attrib *seg = g_malloc(sizeof(*seg) + (e - s + 1) * sizeof(seg->a[0]));
+        seg->n = e - s + 1;
+        for (size_t k = s; k <= e; k++)
+            seg->a[k - s] = t->rec[k];
+        qemu_plugin_register_vcpu_insn_exec_cond_cb(first, tb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                                    QEMU_PLUGIN_COND_NE, e_attrib, 0, seg);
     }
-
-    for (size_t i = 0; i < n; i++) {
-        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        if (isa->remaps && isa->remaps(code[i], code_len[i]))     /* data_paddr() */
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-                                                                e_map_gen, 1);
-        if (hw.p.n_trap_pc && is_trap_pc(qemu_plugin_insn_vaddr(insn)))
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-                                                                e_traps, 1);
-        if (is_window_pc(qemu_plugin_insn_vaddr(insn)))
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-                insn, QEMU_PLUGIN_INLINE_ADD_U64,
-                qemu_plugin_insn_vaddr(insn) == hw.p.wovf_pc ? e_wovf : e_wunf, 1);
-        uint64_t va = qemu_plugin_insn_vaddr(insn);
-        if (hw.p.disk_pc && va == hw.p.disk_pc) {
-            if (isa->opens_window && isa->opens_window(code[i], code_len[i]))
-                disk_after_pc = va + code_len[i];
-            else
-                qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_cb, QEMU_PLUGIN_CB_R_REGS,
-                                                       ta ? ta->a[i] : NULL);
+    uint64_t rest = sum;
+    for (size_t k = s; k <= e; k++) {
+        rest -= t->cost[k];
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(t->tb, k);
+        uintptr_t u = mem_ud(rest, t->code[k], t->len[k]);
+        if (t->rec) {
+            struct mem_attrib_ud *m = g_new(struct mem_attrib_ud, 1);
+            *m = (struct mem_attrib_ud){ u, t->rec[k] };
+            qemu_plugin_register_vcpu_mem_cb(insn, mem_cb_attrib, QEMU_PLUGIN_CB_NO_REGS,
+                                             QEMU_PLUGIN_MEM_RW, m);
+        } else {
+            qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                             QEMU_PLUGIN_MEM_RW, (void *)u);
         }
-        if (disk_after_pc && va == disk_after_pc)
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_in_cb, QEMU_PLUGIN_CB_R_REGS,
-                                                   ta ? ta->a[i] : NULL);
+    }
+}
+
+/* The block cut into segments (ends_segment), each instrumented. */
+static void tb_segments(const struct tb_view *t)
+{
+    size_t s = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (ends_segment(t, i)) {
+            tb_segment(t, s, i);
+            s = i + 1;
+        }
+    }
+}
+
+static void count_inline(struct qemu_plugin_insn *insn, qemu_plugin_u64 counter)
+{
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                        counter, 1);
+}
+
+/* The entry of the kernel's disk_request() (disk_pc=): its callback, on
+ * the first instruction or after a SPARC save (fn_entry). */
+static uint64_t disk_after_pc;
+
+static void disk_hook(const struct tb_view *t, size_t i, struct qemu_plugin_insn *insn)
+{
+    switch (fn_entry(t->vaddr[i], t->code[i], t->len[i], hw.p.disk_pc, &disk_after_pc)) {
+    case FN_ENTRY:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_cb, QEMU_PLUGIN_CB_R_REGS,
+                                               insn_rec(t, i));
+        break;
+    case FN_AFTER_SAVE:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_in_cb, QEMU_PLUGIN_CB_R_REGS,
+                                               insn_rec(t, i));
+        break;
+    case FN_NOT:
+        break;
+    }
+}
+
+/* A marker's callback: read its arguments (region, disk), or fill the
+ * clock's mailbox, which needs the instruction's host address (so not in
+ * ROM, where it has no physical address either). */
+static void marker_hook(const struct tb_view *t, size_t i, struct qemu_plugin_insn *insn)
+{
+    switch (t->mk[i]) {
+    case MK_REGION:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, region_cb, QEMU_PLUGIN_CB_R_REGS, NULL);
+        break;
+    case MK_CLOCK:
+        if (t->pa[i] != NO_PADDR)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, clock_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                                   qemu_plugin_insn_haddr(insn));
+        break;
+    case MK_DISK:
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_cb, QEMU_PLUGIN_CB_R_REGS,
+                                               insn_rec(t, i));
+        break;
+    case MK_NONE:
+        break;
+    }
+}
+
+/* The instructions the model must see run, one by one, each after its
+ * segment's inline adds: those that may remap (a new generation of
+ * data_paddr's table, before they run), trap entries and window traps
+ * (counted), disk_request(), the write log's functions and the trap vector
+ * (writelog= only), and markers. */
+static void tb_events(const struct tb_view *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(t->tb, i);
+        uint64_t va = t->vaddr[i];
+        if (isa->remaps && isa->remaps(t->code[i], t->len[i]))
+            count_inline(insn, e_map_gen);
+        if (is_trap_pc(va))
+            count_inline(insn, e_traps);
+        if (is_window_pc(va))
+            count_inline(insn, va == hw.p.wovf_pc ? e_wovf : e_wunf);
+        disk_hook(t, i, insn);
         if (wlog_on()) {
-            wlog_hook(insn, code[i], code_len[i], hw.p.wlog_write_pc, 0, wlog_write_cb);
-            wlog_hook(insn, code[i], code_len[i], hw.p.wlog_dirty_pc, 1, wlog_dirty_cb);
-            if (hw.p.n_trap_pc && is_trap_pc(va))
+            wlog_hook(insn, va, t->code[i], t->len[i], hw.p.wlog_write_pc, 0, wlog_write_cb);
+            wlog_hook(insn, va, t->code[i], t->len[i], hw.p.wlog_dirty_pc, 1, wlog_dirty_cb);
+            if (is_trap_pc(va))
                 qemu_plugin_register_vcpu_insn_exec_cb(insn, wlog_trap_cb,
                                                        QEMU_PLUGIN_CB_NO_REGS, NULL);
         }
-        switch (mk[i]) {
-        case MK_REGION:
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, region_cb, QEMU_PLUGIN_CB_R_REGS, NULL);
-            break;
-        case MK_CLOCK:
-            if (pa[i] != NO_PADDR)
-                qemu_plugin_register_vcpu_insn_exec_cb(insn, clock_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                                       qemu_plugin_insn_haddr(insn));
-            break;
-        case MK_DISK:
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_cb, QEMU_PLUGIN_CB_R_REGS,
-                                                   ta ? ta->a[i] : NULL);
-            break;
-        case MK_NONE:
-            break;
-        }
+        marker_hook(t, i, insn);
     }
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    uint8_t code[n][16];
+    size_t len[n];
+    uint64_t vaddr[n], pa[n], cost[n];
+    enum marker mk[n];
+    struct attrib_insn *rec[n];
+    struct tb_view t = {
+        .tb = tb, .n = n, .code = code, .len = len, .vaddr = vaddr, .pa = pa,
+        .cost = cost, .mk = mk, .rec = hw.attributing ? rec : NULL,
+    };
+
+    g_mutex_lock(&trans_lock);          /* host_base, the lines' arena and table, attrib's */
+    tb_read(&t);
+    if (t.rec)
+        tb_attrib_records(&t);
+    tb_icache(&t);
+    g_mutex_unlock(&trans_lock);
+    if (hw.tlb_counts)
+        tlb_hooks_trans(tb, n, code, len, insn_rec(&t, 0));
+    tb_segments(&t);
+    tb_events(&t);
 }
 
 /* ------------------------------------------------------------ setup */
