@@ -807,18 +807,10 @@ static uint64_t disk_after_pc;
 
 static void disk_hook(const struct tb_view *t, size_t i, struct qemu_plugin_insn *insn)
 {
-    switch (fn_entry(t->vaddr[i], t->code[i], t->len[i], hw.p.disk_pc, &disk_after_pc)) {
-    case FN_ENTRY:
-        qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_cb, QEMU_PLUGIN_CB_R_REGS,
-                                               insn_rec(t, i));
-        break;
-    case FN_AFTER_SAVE:
-        qemu_plugin_register_vcpu_insn_exec_cb(insn, disk_fn_in_cb, QEMU_PLUGIN_CB_R_REGS,
-                                               insn_rec(t, i));
-        break;
-    case FN_NOT:
-        break;
-    }
+    enum fn_entry e = fn_entry(t->vaddr[i], t->code[i], t->len[i], hw.p.disk_pc, &disk_after_pc);
+    if (e != FN_NOT)
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, e == FN_ENTRY ? disk_fn_cb : disk_fn_in_cb,
+                                               QEMU_PLUGIN_CB_R_REGS, insn_rec(t, i));
 }
 
 /* A marker's callback: read its arguments (region, disk), or fill the
