@@ -9,6 +9,8 @@
  * line of up to OUTBUF bytes reaches the console in a single write.
  *
  * No floating point: the guests print fractions with integer arithmetic.
+ * The kernel has a smaller engine of its own; kernel/port/printf.c says
+ * why the two are not one source.
  */
 #include "user.h"
 

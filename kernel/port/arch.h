@@ -48,6 +48,19 @@ paddr  arch_pt_lookup(pagetable_t pt, uaddr va, int *perm); /* 0 if unmapped */
 paddr  arch_pt_unmap(pagetable_t pt, uaddr va);   /* returns the page freed */
 void   arch_pt_destroy(pagetable_t pt);           /* page-table pages only  */
 void   arch_pt_activate(pagetable_t pt);
+/* Each ISA's mmu.c writes these out, walk included, although five of them
+ * (all but the VAX, whose tables are windows in S0) keep a tree of tables
+ * and differ only in depth and entry formats.  One portable walker (a
+ * header of walk, map, lookup, unmap and destroy that each mmu.c includes
+ * after defining its entries: 666 lines become about 590) was tried at
+ * a78d06e.  It compiles to different code on every ISA, m68k most, and
+ * that moves the kernel's layout and instruction counts, and so the paper
+ * suite's results: on each of ten configurations 3 to 22 of 25 cases, by
+ * up to 0.16% (sparc, profile none, select 1empty) and 0.11% (m68k/sun3,
+ * andrew compile).  Shared by RISC-V and x86 alone it kept their layout
+ * and results (only an assert's file name and a register choice differed),
+ * but two ways of doing one job read worse than one.  So it waits for a
+ * change that is allowed to move the results. */
 
 /* Page faults (demand paging, paging.c).  Each ISA's pagefault.c decodes a
  * fault on a user address (the address; read, write or fetch) and calls
