@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-BSIZE = 1024            # kernel/include/fsformat.h: the file system's block, one request
+from ..guest.fsformat import BSIZE      # the file system's block: one request
 SECTOR = 512            # the model counts positions in sectors
 
 

@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from ..guest import machines
+from ..guest.fsformat import BSIZE
 from ..guest.protocol import Result
-from .diskpredict import BSIZE, Disk
+from .diskpredict import Disk
 from .suite import memlat_case
 
 
@@ -357,7 +358,7 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
 
 def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Row]:
     """002's file-system section (4a, 4b, 4d), per block of the file system
-    (diskpredict.BSIZE): each row an estimate ("~") from the copy of a
+    (fsformat.h's BSIZE): each row an estimate ("~") from the copy of a
     block out of memory, the traps of the calls that read it, and the
     disk requests the run counted at what the disk model charges them
     (diskpredict.Disk); contention a lower bound (">=")."""

@@ -1,5 +1,5 @@
-"""Read the files of one of our file systems (kernel/include/fsformat.h)
-from an image in memory, the way a user would after a crash: follow the
+"""Read the files of one of our file systems (kernel/include/fsformat.h,
+read by harness/guest/fsformat.py) from an image in memory, the way a user would after a crash: follow the
 directories from the root and read each file.  It never trusts the image:
 block numbers out of range read as zeros, a directory met twice is not
 entered again, and a damaged part is skipped rather than raising.
@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import struct
 
-BSIZE = 1024
-NDIRECT = 12
-NINDIRECT = BSIZE // 4
-MAGIC = 0x4F555354
-T_FILE, T_DIR = 1, 2
-DIRENT = 32
+from ..guest.fsformat import (BSIZE, DINODE, DIRENT, FS_MAGIC, IPB, NDIRECT, NINDIRECT,
+                              ROOTINO, SUPERBLOCK, T_DIR, T_FILE)
 
 
 class Image:
     def __init__(self, raw: bytes | bytearray) -> None:
         self.raw = raw
         for e in ("<", ">"):
-            sb = struct.unpack_from(e + "7I", raw, BSIZE)
-            if sb[0] == MAGIC:
+            sb = struct.unpack_from(e + SUPERBLOCK.format, raw, BSIZE)
+            if sb[0] == FS_MAGIC:
                 self.e = e
                 break
         else:
@@ -39,8 +35,8 @@ class Image:
         return bytes(self.raw[b * BSIZE:(b + 1) * BSIZE]).ljust(BSIZE, b"\0")
 
     def inode(self, i: int) -> tuple[int, int, int, tuple[int, ...]]:
-        off = (self.inodestart + i // 16) * BSIZE + (i % 16) * 64
-        typ, nlink, size, *addrs = struct.unpack_from(self.e + "HHI14I", self.raw, off)
+        off = (self.inodestart + i // IPB) * BSIZE + (i % IPB) * DINODE.size
+        typ, nlink, size, *addrs = struct.unpack_from(self.e + DINODE.format, self.raw, off)
         return typ, nlink, size, tuple(addrs)
 
     def _words(self, b: int) -> tuple[int, ...]:
@@ -66,7 +62,7 @@ def files(raw: bytes | bytearray, top: str = "/") -> dict[str, bytes | None]:
     path and contents, each directory's path with None; {} if `top` is
     not there."""
     im = Image(raw)
-    dinum = 1
+    dinum = ROOTINO
     for part in [p for p in top.split("/") if p]:
         entries = dict(_entries(im, dinum))
         if part not in entries or im.inode(entries[part])[0] != T_DIR:
@@ -94,8 +90,8 @@ def _entries(im: Image, dinum: int) -> list[tuple[str, int]]:
     """A directory's entries but "." and "..", those naming a valid inode number."""
     data = im.read(dinum, limit=1 << 20)
     out = []
-    for off in range(0, len(data) - DIRENT + 1, DIRENT):
-        inum, name = struct.unpack_from(im.e + "I28s", data, off)
+    for off in range(0, len(data) - DIRENT.size + 1, DIRENT.size):
+        inum, name = struct.unpack_from(im.e + DIRENT.format, data, off)
         name_s = name.split(b"\0")[0].decode("latin-1")
         if inum and 0 < inum < im.ninodes and name_s not in ("", ".", ".."):
             out.append((name_s, inum))

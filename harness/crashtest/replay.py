@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import SetupError
+from ..guest import fsformat
 from . import fsread
 from .wlog import Record
 
@@ -108,7 +109,7 @@ class Fsck:
 def initial_disk(image: Path) -> bytearray:
     raw = bytearray(image.read_bytes())
     nblocks = fsread.Image(raw).nblocks
-    raw.extend(bytes(nblocks * fsread.BSIZE - len(raw)))
+    raw.extend(bytes(nblocks * fsformat.BSIZE - len(raw)))
     return raw
 
 

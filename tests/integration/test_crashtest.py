@@ -22,7 +22,7 @@ import pytest
 from booting import TIMEOUT, logs
 from harness import ROOT
 from harness.crashtest import fsread, report, run, wlog
-from harness.guest import machines
+from harness.guest import fsformat, machines
 from harness.guest.elfsyms import Symbols
 from harness.guest.protocol import Result, parse_lines
 from harness.model import hwmodel, runs
@@ -64,7 +64,7 @@ def test_write_log_records_writes_and_changes_no_time(arch, tmp_path):
     logged = _results(machine, run.writelog_args(machine, log), tmp_path, "logged")
     assert len(plain) == 3 and plain == logged
     bsize, records = wlog.read(log)
-    assert bsize == 1024
+    assert bsize == fsformat.BSIZE
     kinds = {k: sum(1 for r in records if r.kind == k) for k in "WDA"}
     # createdelete -n 2 under sync: (2 warm-up + 2) files of each size; the
     # 100 KB ones alone are 108 device writes each
@@ -106,10 +106,10 @@ def test_guest_fsck_y_repairs(machine, tmp_path):
     assert raw[off:off + len(image)] == image
     fs = bytearray(image)
     im = fsread.Image(fs)
-    ioff = (im.inodestart * 1024) + 64                 # the root, inode 1
+    ioff = im.inodestart * fsformat.BSIZE + fsformat.ROOTINO * fsformat.DINODE.size
     typ, nlink = struct.unpack_from("<HH", fs, ioff)
     struct.pack_into("<H", fs, ioff + 2, nlink + 3)     # a link count too high
-    bitmap = im.bmapstart * 1024
+    bitmap = im.bmapstart * fsformat.BSIZE
     lost = im.nblocks - 1                               # far past anything mkfs used
     assert not fs[bitmap + lost // 8] >> (lost % 8) & 1
     fs[bitmap + lost // 8] |= 1 << (lost % 8)           # lost: marked used, used by nothing

@@ -9,15 +9,12 @@ profile here, never written down, so a change to the profile moves the
 expectations with it.
 """
 
-import re
-
 import pytest
 
 from booting import TIMEOUT
-from harness import ROOT
 from harness.bench import finaltable, report, suite
 from harness.bench.diskpredict import Disk
-from harness.guest import machines, protocol
+from harness.guest import fsformat, machines, protocol
 from harness.model import hwmodel
 from test_hwmodel_plugin import start
 
@@ -156,22 +153,14 @@ def test_lower_bounds_hold(measured):
 
 # ---------------------------------------------------------------- 002's file system
 
-def kernel_constant(path, name):
-    """A #define's number from a kernel header, so that the expectation
-    moves with the kernel (the buffer cache's size, the block size)."""
-    m = re.search(rf"^#define\s+{name}\s+(\d+)", (ROOT / path).read_text(), re.M)
-    assert m, f"{name} not in {path}"
-    return int(m.group(1))
-
-
 def test_file_cache_knee_is_the_kernels_buffer_cache(measured):
     """002 4a: re-read per block is flat while the file fits the buffer
     cache and jumps by a disk read per block from the size of the cache
     on (LRU: a file bigger than the cache misses every block when read
     again); the knee lies within a quarter step below the cache's size."""
     record, _, _ = measured
-    block = kernel_constant("kernel/include/fsformat.h", "BSIZE")
-    cache = kernel_constant("kernel/port/param.h", "BCACHE_DEFAULT") * block
+    block = fsformat.BSIZE
+    cache = fsformat.header_constant("kernel/port/param.h", "BCACHE_DEFAULT") * block
     disk = Disk.from_profile(hwmodel.load_profile(PROFILE).data)
     rs = [r for r in record.results if r.bench == "filecache"]
     assert len(rs) == len(suite.FILECACHE_SIZES)

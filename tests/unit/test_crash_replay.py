@@ -17,8 +17,8 @@ import pytest
 from harness.crashtest import fsread, replay, wlog
 from harness.crashtest.wlog import Record
 from harness.errors import SetupError
+from harness.guest.fsformat import BSIZE, DINODE, DIRENT, IPB, NADDRS, ROOTINO
 
-BSIZE = 1024
 PAYLOAD = b"acknowledged data\n" * 100          # 1800 bytes: two blocks
 
 
@@ -46,9 +46,10 @@ def world(host_tools, tmp_path):
     for k, b in enumerate(free):                     # the data
         disk[b * BSIZE:(b + 1) * BSIZE] = PAYLOAD[k * BSIZE:(k + 1) * BSIZE].ljust(BSIZE, b"\0")
     _, _, tsize, taddrs = im.inode(tmp)              # the inode, and tmp's size
-    struct.pack_into("<HHI14I", disk, _ioff(im, inum), 1, 1, len(PAYLOAD), *free, *[0] * 12)
-    struct.pack_into("<I", disk, _ioff(im, tmp) + 4, tsize + 32)
-    struct.pack_into("<I28s", disk, taddrs[0] * BSIZE + tsize, inum, b"x")   # the entry
+    struct.pack_into("<" + DINODE.format, disk, _ioff(im, inum), 1, 1, len(PAYLOAD), *free,
+                     *[0] * (NADDRS - len(free)))
+    struct.pack_into("<I", disk, _ioff(im, tmp) + 4, tsize + DIRENT.size)
+    struct.pack_into("<" + DIRENT.format, disk, taddrs[0] * BSIZE + tsize, inum, b"x")   # the entry
     changed = {b: bytes(disk[b * BSIZE:(b + 1) * BSIZE]) for b in range(im.nblocks)
                if disk[b * BSIZE:(b + 1) * BSIZE] != before[b * BSIZE:(b + 1) * BSIZE]}
     roles = {"data0": free[0], "data1": free[1], "bitmap": im.bmapstart,
@@ -61,13 +62,13 @@ def world(host_tools, tmp_path):
 
 
 def _ioff(im: fsread.Image, i: int) -> int:
-    return (im.inodestart + i // 16) * BSIZE + (i % 16) * 64
+    return (im.inodestart + i // IPB) * BSIZE + (i % IPB) * DINODE.size
 
 
 def _name_of(im: fsread.Image, i: int) -> str:
-    root = im.read(1)
-    for off in range(0, len(root), 32):
-        n, name = struct.unpack_from("<I28s", root, off)
+    root = im.read(ROOTINO)
+    for off in range(0, len(root), DIRENT.size):
+        n, name = struct.unpack_from("<" + DIRENT.format, root, off)
         if n == i:
             return name.split(b"\0")[0].decode()
     return ""

@@ -1,6 +1,7 @@
 """tools/mkfs and tools/fsck on the host: images made from directory trees, read
-back by an independent reader written here from fsformat.h, and fsck finding
-the damage we do to them on purpose.
+back by an independent reader written here from fsformat.h (its numbers and
+struct layouts as the harness reads them: harness/guest/fsformat.py), and
+fsck finding the damage we do to them on purpose.
 
 The tools are built once per session by the Makefile's own rules (host_tools,
 conftest.py).
@@ -15,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-BSIZE = 1024
-NDIRECT = 12
-NINDIRECT = BSIZE // 4
-MAGIC = 0x4F555354
-DINODE = struct.Struct("HHI14I")           # type, nlink, size, addrs[14]: 64 bytes
-DIRENT = struct.Struct("I28s")
+from harness.guest import fsformat
+from harness.guest.fsformat import BSIZE, IPB, NDIRECT, NINDIRECT
+
+MAGIC = fsformat.FS_MAGIC
+DINODE = struct.Struct(fsformat.DINODE.format)     # type, nlink, size, addrs[NADDRS]
+DIRENT = struct.Struct(fsformat.DIRENT.format)
+SUPERBLOCK = fsformat.SUPERBLOCK.format
 
 
 def mkfs(tools: Path, image: Path, tree: Path, *opts: str) -> subprocess.CompletedProcess:
@@ -55,15 +57,15 @@ class Image:
         self.raw = path.read_bytes()
         self.e = endian
         (self.magic, self.bsize, self.nblocks, self.ninodes, self.bmapstart, self.inodestart,
-         self.datastart) = struct.unpack_from(self.e + "7I", self.block(1))
+         self.datastart) = struct.unpack_from(self.e + SUPERBLOCK, self.block(1))
 
     def block(self, b: int) -> bytes:
         data = self.raw[b * BSIZE:(b + 1) * BSIZE]
         return data + bytes(BSIZE - len(data))          # past the end: zeros
 
     def inode(self, i: int) -> tuple:
-        blk = self.block(self.inodestart + i // (BSIZE // 64))
-        return struct.unpack_from(self.e + DINODE.format, blk, (i % (BSIZE // 64)) * 64)
+        blk = self.block(self.inodestart + i // IPB)
+        return struct.unpack_from(self.e + DINODE.format, blk, (i % IPB) * DINODE.size)
 
     def bmap(self, addrs, fb: int) -> int:
         if fb < NDIRECT:
@@ -167,7 +169,7 @@ def damaged(host_tools, img: Path, raw: bytearray) -> str:
 
 
 def inode_offset(im: Image, i: int) -> int:
-    return (im.inodestart + i // 16) * BSIZE + (i % 16) * 64
+    return (im.inodestart + i // IPB) * BSIZE + (i % IPB) * DINODE.size
 
 
 def test_fsck_lost_block(host_tools, image):
@@ -204,7 +206,7 @@ def test_fsck_wrong_link_count(host_tools, image):
 def test_fsck_entry_names_free_inode(host_tools, image):
     img, raw, im = image
     i = im.lookup("bin/empty")
-    raw[inode_offset(im, i):inode_offset(im, i) + 64] = bytes(64)
+    raw[inode_offset(im, i):inode_offset(im, i) + DINODE.size] = bytes(DINODE.size)
     assert f"names free or bad inode {i}" in damaged(host_tools, img, raw)
 
 
@@ -216,7 +218,7 @@ def test_fsck_unreachable_directory(host_tools, image):
     tmp = entries["tmp"]
     # blank the root's entry for tmp: tmp is still allocated but unnamed
     for off in range(0, BSIZE, DIRENT.size):
-        inum, name = struct.unpack_from("<I28s", raw, blk * BSIZE + off)
+        inum, name = struct.unpack_from("<" + DIRENT.format, raw, blk * BSIZE + off)
         if inum == tmp and name.startswith(b"tmp\0"):
             raw[blk * BSIZE + off:blk * BSIZE + off + 4] = bytes(4)
     out = damaged(host_tools, img, raw)
@@ -260,7 +262,7 @@ def test_fsck_y_frees_an_orphan_and_its_blocks(host_tools, image):
     # remove medium's entry from src: the inode and its 51 blocks are orphaned
     src = im.inode(im.lookup("src"))[3]
     for off in range(0, BSIZE, DIRENT.size):
-        inum, name = struct.unpack_from("<I28s", raw, src * BSIZE + off)
+        inum, name = struct.unpack_from("<" + DIRENT.format, raw, src * BSIZE + off)
         if inum == i:
             raw[src * BSIZE + off:src * BSIZE + off + 4] = bytes(4)
     out = repaired(host_tools, img, raw)
@@ -274,7 +276,7 @@ def test_fsck_y_frees_an_orphan_and_its_blocks(host_tools, image):
 def test_fsck_y_clears_an_entry_naming_a_free_inode(host_tools, image):
     img, raw, im = image
     i = im.lookup("bin/hello")
-    raw[inode_offset(im, i):inode_offset(im, i) + 64] = bytes(64)
+    raw[inode_offset(im, i):inode_offset(im, i) + DINODE.size] = bytes(DINODE.size)
     repaired(host_tools, img, raw)
     assert "hello" not in Image(img).entries(im.lookup("bin"))
 
@@ -321,7 +323,7 @@ def test_fsck_y_frees_a_tree_cut_off(host_tools, image):
     a, src = im.lookup("src/a"), im.lookup("src")
     blk = im.inode(src)[3]
     for off in range(0, BSIZE, DIRENT.size):
-        inum, _ = struct.unpack_from("<I28s", raw, blk * BSIZE + off)
+        inum, _ = struct.unpack_from("<" + DIRENT.format, raw, blk * BSIZE + off)
         if inum == a:
             raw[blk * BSIZE + off:blk * BSIZE + off + 4] = bytes(4)
     assert f"inode {a} cannot be reached" in damaged(host_tools, img, raw)
