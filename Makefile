@@ -201,7 +201,7 @@ QEMU_PLUGIN_H := $(HWMODEL_DIR)/include/qemu-plugin.h
 $(QEMU_PLUGIN_H): scripts/fetch-qemu-plugin-h.sh
 	$(Q)$(call step,FETCH,$@)scripts/fetch-qemu-plugin-h.sh $@
 
-$(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/core/*.h) $(QEMU_PLUGIN_H)
+$(HWMODEL_SO): $(HWMODEL_SRCS) $(wildcard hw-models/core/*.h hw-models/core/*.def) $(QEMU_PLUGIN_H)
 	@mkdir -p $(dir $@)
 	$(Q)$(call step,HOSTCC,$@)$(HOSTCC) -O2 -flto -fvisibility=hidden -g -Wall -Wextra -Werror \
 	    -Wno-unused-parameter -Wmissing-prototypes -std=gnu11 -fPIC -shared \

@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/lib.sh"                # CACHE, bookworm_sources
 TOP=$CACHE/simh                   # the source tarball, shared by every version
 PATCH=$ROOT/hw-models/simh/vax-model.patch
-MODEL_SRCS=("$ROOT"/hw-models/core/*.[ch] "$ROOT"/hw-models/simh/*.c)
+MODEL_SRCS=("$ROOT"/hw-models/core/*.[ch] "$ROOT"/hw-models/core/*.def "$ROOT"/hw-models/simh/*.c)
 hash=$(cat "$PATCH" "${MODEL_SRCS[@]}" | sha256sum | cut -c1-16)
 DEST=$TOP/$hash
 BIN=$DEST/vax

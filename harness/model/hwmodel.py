@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import copy
 import math
-import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,10 +35,11 @@ from typing import Any, Callable
 
 from .. import ROOT
 from ..errors import HarnessError, SetupError
+from ..guest import fsformat, machines
 from ..guest.elfsyms import Symbols, load_segments
-from ..guest import machines
 from ..guest.machines import Machine
 from ..guest.protocol import Result
+from . import schema
 
 PROFILE_DIR = ROOT / "hw-models" / "profiles"
 PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
@@ -47,128 +47,34 @@ PLUGIN = ROOT / "build" / "hw-models" / "libhwmodel.so"
 FLOOR_PLUGIN = ROOT / "build" / "hw-models" / "libfloor.so"
 
 # The storage layer's per-request hook (kernel/port/ramdisk.c), which the
-# model charges disk time at, and where its block size is defined.
+# model charges disk time at (a request is fsformat.BSIZE bytes a block).
 DISK_SYMBOL = "disk_request"
-FSFORMAT_H = ROOT / "kernel" / "include" / "fsformat.h"
 
-# ------------------------------------------------------------------ schema
-
-def _pos(v: Any) -> str | None:
-    return None if _num(v) and v > 0 else "must be a number > 0"
-
-
-def _nonneg(v: Any) -> str | None:
-    return None if _num(v) and v >= 0 else "must be a number >= 0"
-
-
-def _num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _count(v: Any) -> str | None:
-    return None if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else \
-        "must be a whole number >= 0"
-
-
-def _poscount(v: Any) -> str | None:
-    return None if isinstance(v, int) and not isinstance(v, bool) and v > 0 else \
-        "must be a whole number > 0"
-
-
-def _pow2(v: Any) -> str | None:
-    if _poscount(v):
-        return "must be a power of two"
-    return None if v & (v - 1) == 0 else "is not a power of two"
-
-
-def _within(lo: float, hi: float, why: str) -> Callable[[Any], str | None]:
-    """A number in [lo, hi], the range `why` documents (named in the error)."""
-    def check(v: Any) -> str | None:
-        if _num(v) and lo <= v <= hi:
-            return None
-        return f"must be a number from {lo:g} to {hi:g} ({why})"
-    return check
-
+# ------------------------------------------------------------------ profiles
 
 def _str(v: Any) -> str | None:
     return None if isinstance(v, str) else "must be a string"
 
 
-def _bool(v: Any) -> str | None:
-    return None if isinstance(v, bool) else "must be true or false"
+def _rating(v: Any) -> str | None:
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+    return None if ok else "must be a number > 0"
 
 
-def _policy(v: Any) -> str | None:
-    return None if v in ("write-back", "write-through") else \
-        'must be "write-back" or "write-through"'
-
-
+# A profile's own fields, outside its sections: what the report says about
+# the machine.  They never reach the model (its parameters are params.def's).
 TOP = {"name": _str, "machine": _str, "isa": _str, "paper": _str, "paper_os": _str,
-       "mips": _pos}
+       "mips": _rating}
 # A profile without a model ("none"): what the report needs, nothing else.
-NO_MODEL = {"name": _str, "machine": _str, "isa": _str, "mips": _pos, "note": _str}
-SECTIONS: dict[str, dict[str, Any]] = {
-    "cpu": {"clock_mhz": _pos, "cpi": _pos, "load_extra": _nonneg, "store_extra": _nonneg,
-            "branch_extra": _nonneg, "mul_extra": _nonneg, "div_extra": _nonneg,
-            "trap_extra": _nonneg},
-    "icache": {"size": _count, "line": _pow2, "assoc": _poscount},
-    "dcache": {"size": _count, "line": _pow2, "assoc": _poscount, "write_policy": _policy,
-               "write_allocate": _bool, "write_buffer": _count},
-    "l2": {"size": _count, "line": _pow2, "assoc": _poscount, "latency_ns": _nonneg,
-           "write_policy": _policy, "write_allocate": _bool},
-    "memory": {"latency_ns": _nonneg, "bandwidth_mbs": _pos, "bus_bytes": _pow2},
-    "disk": {"overhead_us": _nonneg, "seek_ms": _nonneg, "rpm": _nonneg,
-             "transfer_mbs": _pos, "cylinder_sectors": _poscount},
-}
-OPTIONAL_SECTIONS = ("l2",)
-# The documented ranges of the optional fields below (calibrate.py keeps a
-# fitted write_ns inside its range).
-DWORD_EXTRA_RANGE = (0.0, 4.0)
-WRITE_NS_RANGE = (100.0, 600.0)
-
-# Optional fields, each absent from profiles that do not need it, and then
-# not passed to the model, which keeps those profiles' results as they were.
-OPTIONAL_KEYS: dict[str, dict[str, Any]] = {
-    "dcache": {"unified": _bool},
-    # A doubleword load or store's second word (SPARC ldd/std): the MB86900
-    # took one cycle more than for ld/st; more than a few bus cycles for one
-    # more word no processor took.
-    "cpu": {"dword_extra": _within(*DWORD_EXTRA_RANGE,
-                                   "cycles for a doubleword access's second word")},
-    # Memory time per bus word written, where the memory's write cycle is
-    # slower than its reads stream (the DS3100): one DRAM write cycle of
-    # 1985-1992 parts (150-230 ns for 80-120 ns DRAMs) plus up to a few
-    # cycles of the memory controller's read-modify-write and bus overhead.
-    "memory": {"write_ns": _within(*WRITE_NS_RANGE, "a DRAM write cycle of the period "
-                                   "plus controller overhead, in ns per bus word")},
-}
+NO_MODEL = {"name": _str, "machine": _str, "isa": _str, "mips": _rating, "note": _str}
 FREE_SECTIONS = ("calibration",)     # written by the calibration, not checked
 
-# The optional [tlb] section (hw-models/core/tlb.c).  A profile without
-# one has no TLB in the model and its records read as before.  `refill`
-# says who refills it: "walk", the hardware's page-table walk, charged by
-# the model (on the ISAs whose decoder knows their MMU); "software", a
-# kernel handler (MIPS), which is charged as the code it is, so the model
-# only counts refills and needs nothing else.  Which ISA has which: the
-# registry's tlb_refill.
+# A TLB's refill (params.def, tlb.refill): "walk" where the ISA's decoder
+# knows its MMU, "software" where its kernel refills it (MIPS); which ISA
+# has which is the registry's tlb_refill.  A software-refilled TLB takes
+# only SOFTWARE_TLB_FIELDS, since its handler is charged as the code it is.
+SOFTWARE_TLB_FIELDS = ("refill", "page_size")
 TLB_REFILL_SYMBOL = "tlb_refill"          # MIPS: the refill vector (kernel/arch/mips)
-
-
-def _refill(v: Any) -> str | None:
-    return None if v in ("walk", "software") else 'must be "walk" or "software"'
-
-
-def _replacement(v: Any) -> str | None:
-    return None if v == "lru" else 'must be "lru" (the only replacement modelled)'
-
-
-TLB_FIELDS: dict[str, Any] = {"refill": _refill, "page_size": _pow2}
-TLB_WALK_FIELDS: dict[str, Any] = {
-    "itlb_entries": _count, "itlb_assoc": _poscount, "dtlb_entries": _poscount,
-    "dtlb_assoc": _poscount, "replacement": _replacement, "walk_cycles": _nonneg}
-TLB_OPTIONAL: dict[str, Any] = {"unified": _bool, "large_entries": _poscount,
-                                "large_assoc": _poscount, "large_page_size": _pow2}
-CACHES = ("icache", "dcache", "l2")
 
 
 @dataclass(frozen=True)
@@ -255,15 +161,14 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
-def _top_fields(data: dict[str, Any], fields: dict[str, Any], where: str = "") -> str | None:
-    """The first of `fields` missing or wrong, as a message; `where` names
-    the section ("[tlb] "), empty for the top level."""
+def _top_fields(data: dict[str, Any], fields: dict[str, Any]) -> str | None:
+    """The first of `fields` missing or wrong, as a message."""
     for key, check in fields.items():
         if key not in data:
-            return f"{where}{key} is missing"
+            return f"{key} is missing"
         why = check(data[key])
         if why:
-            return f"{where}{key} = {data[key]!r} {why}"
+            return f"{key} = {data[key]!r} {why}"
     return None
 
 
@@ -277,46 +182,17 @@ def validate(data: dict[str, Any]) -> str | None:
     problem = _top_fields(data, TOP)
     if problem:
         return problem
-    known_top = set(TOP) | set(SECTIONS) | set(FREE_SECTIONS) | {"model", "tlb"}
+    s = schema.load()
+    known_top = set(TOP) | set(s.sections) | set(FREE_SECTIONS) | {"model"}
     for key in data:
         if key not in known_top:
             return f"unknown field {key!r}"
-    for section, fields in SECTIONS.items():
-        if section not in data:
-            if section in OPTIONAL_SECTIONS:
-                continue
-            return f"section [{section}] is missing"
-        sec = data[section]
-        if not isinstance(sec, dict):
-            return f"[{section}] must be a section"
-        no_cache = section in CACHES and sec.get("size") == 0
-        allowed = dict(fields, **OPTIONAL_KEYS.get(section, {}))
-        for key in sec:
-            if key not in allowed:
-                return f"[{section}] unknown field {key!r}"
-        for key, check in fields.items():
-            if no_cache and key != "size":
-                continue                     # size = 0: no such cache, nothing else needed
-            if key not in sec:
-                return f"[{section}] {key} is missing"
-            why = check(sec[key])
-            if why:
-                return f"[{section}] {key} = {sec[key]!r} {why}"
-        for key, check in OPTIONAL_KEYS.get(section, {}).items():
-            if key in sec and check(sec[key]):
-                return f"[{section}] {key} = {sec[key]!r} {check(sec[key])}"
-        if section in CACHES and not no_cache:
-            size, line, assoc = sec["size"], sec["line"], sec["assoc"]
-            if size < line:
-                return f"[{section}] size = {size} is smaller than one line ({line} bytes)"
-            if size % (line * assoc):
-                return (f"[{section}] size = {size} is not a whole number of sets "
-                        f"(line {line} x assoc {assoc})")
-            sets = size // (line * assoc)
-            if sets & (sets - 1):
-                return f"[{section}] size = {size} gives {sets} sets, not a power of two"
-    if "tlb" in data:
-        problem = validate_tlb(data["tlb"], data["isa"])
+    for section in s.sections.values():
+        if section.name not in data:
+            if section.required:
+                return f"section [{section.name}] is missing"
+            continue
+        problem = validate_section(section.name, data[section.name], data["isa"])
         if problem:
             return problem
     dc, ic, l2 = data["dcache"], data["icache"], data.get("l2")
@@ -330,6 +206,50 @@ def validate(data: dict[str, Any]) -> str | None:
     return None
 
 
+def validate_section(name: str, sec: Any, isa: str) -> str | None:
+    """The first thing wrong with section [name], naming the field: each
+    field as params.def says, then the rules between them."""
+    if not isinstance(sec, dict):
+        return f"[{name}] must be a section"
+    params = schema.load().section_params(name)
+    for key in sec:
+        if key not in params:
+            return f"[{name}] unknown field {key!r}"
+    # What is needed: every REQ field; only the size of a part that is not
+    # there (size = 0); only SOFTWARE_TLB_FIELDS of a software-refilled TLB.
+    needed = [k for k, p in params.items() if p.required]
+    if "size" in params and sec.get("size") == 0:
+        needed = ["size"]
+    if name == "tlb" and sec.get("refill") == "software":
+        needed = list(SOFTWARE_TLB_FIELDS)
+    for key, p in params.items():
+        if key not in sec:
+            if key in needed:
+                return f"[{name}] {key} is missing"
+            continue
+        why = p.problem(sec[key])
+        if why:
+            return f"[{name}] {key} = {sec[key]!r} {why}"
+    if {"size", "line", "assoc"} <= set(params) and sec["size"] != 0:
+        return _cache_geometry(name, sec)
+    if name == "tlb":
+        return _tlb_rules(sec, isa)
+    return None
+
+
+def _cache_geometry(name: str, sec: dict[str, Any]) -> str | None:
+    size, line, assoc = sec["size"], sec["line"], sec["assoc"]
+    if size < line:
+        return f"[{name}] size = {size} is smaller than one line ({line} bytes)"
+    if size % (line * assoc):
+        return (f"[{name}] size = {size} is not a whole number of sets "
+                f"(line {line} x assoc {assoc})")
+    sets = size // (line * assoc)
+    if sets & (sets - 1):
+        return f"[{name}] size = {size} gives {sets} sets, not a power of two"
+    return None
+
+
 def _table(sec: dict[str, Any], entries: str, assoc: str) -> str | None:
     """A TLB of sec[entries] entries, sec[assoc] ways: whole sets, a power of two."""
     n, a = sec[entries], sec[assoc]
@@ -340,28 +260,15 @@ def _table(sec: dict[str, Any], entries: str, assoc: str) -> str | None:
     return None
 
 
-def validate_tlb(sec: Any, isa: str) -> str | None:
-    """The first thing wrong with a [tlb] section, naming the field."""
-    if not isinstance(sec, dict):
-        return "[tlb] must be a section"
-    allowed = {**TLB_FIELDS, **TLB_WALK_FIELDS, **TLB_OPTIONAL}
-    for key in sec:
-        if key not in allowed:
-            return f"[tlb] unknown field {key!r}"
-    walk = sec.get("refill") == "walk"
-    required = {**TLB_FIELDS, **(TLB_WALK_FIELDS if walk else {})}
-    problem = _top_fields(sec, required, "[tlb] ")
-    if problem:
-        return problem
-    for key, check in TLB_OPTIONAL.items():
-        if key in sec and check(sec[key]):
-            return f"[tlb] {key} = {sec[key]!r} {check(sec[key])}"
+def _tlb_rules(sec: dict[str, Any], isa: str) -> str | None:
+    """The [tlb] section's rules between fields (each field is checked)."""
+    walk = sec["refill"] == "walk"
     isas = [m.arch for m in machines.MACHINES.values() if m.tlb_refill == sec["refill"]]
     if isa not in isas:
         return (f"[tlb] refill = {sec['refill']!r} is not modelled on {isa} "
                 f"(only on {', '.join(isas)})")
     if not walk:
-        extra = [k for k in sec if k not in TLB_FIELDS]
+        extra = [k for k in sec if k not in SOFTWARE_TLB_FIELDS]
         return f"[tlb] {extra[0]} is not used with refill = \"software\"" if extra else None
     if sec.get("unified"):
         if sec["itlb_entries"]:
@@ -375,12 +282,12 @@ def validate_tlb(sec: Any, isa: str) -> str | None:
     problem = _table(sec, "dtlb_entries", "dtlb_assoc")
     if problem:
         return problem
-    large = [k for k in ("large_entries", "large_assoc", "large_page_size") if k in sec]
-    if large and len(large) != 3:
-        missing = next(k for k in ("large_entries", "large_assoc", "large_page_size")
-                       if k not in sec)
+    large = ("large_entries", "large_assoc", "large_page_size")
+    given = [k for k in large if k in sec]
+    if given and len(given) != 3:
+        missing = next(k for k in large if k not in sec)
         return f"[tlb] {missing} is missing (large pages need all three large_ fields)"
-    if large:
+    if given:
         if sec["large_page_size"] <= sec["page_size"]:
             return (f"[tlb] large_page_size = {sec['large_page_size']} must be larger than "
                     f"page_size ({sec['page_size']})")
@@ -388,73 +295,45 @@ def validate_tlb(sec: Any, isa: str) -> str | None:
     return None
 
 
-def tlb_args(hw: HwProfile, syms: Symbols | None) -> list[str]:
-    """The model's TLB arguments ([] without a [tlb] section)."""
-    t = hw.data.get("tlb")
-    if not t:
-        return []
-    args = [f"tlb_page={t['page_size']}"]
-    if t["refill"] == "software":
-        addr = syms.address(TLB_REFILL_SYMBOL) if syms else None
-        if addr is None:
-            raise SetupError(f"profile {hw.name!r}: [tlb] refill = \"software\" needs the "
-                             f"kernel's {TLB_REFILL_SYMBOL!r} symbol (build the kernel first)")
-        return args + ["tlb_software=on", f"tlb_refill_pc={addr:#x}"]
-    args += [f"itlb_entries={t['itlb_entries']}", f"itlb_assoc={t['itlb_assoc']}",
-             f"dtlb_entries={t['dtlb_entries']}", f"dtlb_assoc={t['dtlb_assoc']}",
-             f"tlb_unified={'on' if t.get('unified') else 'off'}",
-             f"tlb_walk_cycles={t['walk_cycles']}"]
-    if "large_entries" in t:
-        args += [f"tlb_large_entries={t['large_entries']}",
-                 f"tlb_large_assoc={t['large_assoc']}",
-                 f"tlb_large_size={t['large_page_size']}"]
+# ------------------------------------------------------------------ the model's arguments
+
+def arg(name: str, value: Any) -> str:
+    """One key=value argument of the model: a profile parameter by its
+    name (memory.bandwidth_mbs) or one of the run's (out, trap_pc, ...),
+    as params.def defines them; SetupError for a name it does not."""
+    s = schema.load()
+    if name in s.params:
+        p = s.params[name]
+        why = p.problem(value)
+        if why:
+            raise SetupError(f"model argument {name} = {value!r} {why}")
+        return f"{name}={p.text(value)}"
+    if name in s.runargs:
+        return f"{name}={s.runargs[name].text(value)}"
+    raise SetupError(f"no model argument {name!r} (hw-models/core/params.def)")
+
+
+def profile_args(hw: HwProfile) -> list[str]:
+    """The profile's parameters as the model's arguments: every field it
+    gives, by its own name, in params.def's order.  A field it leaves out
+    is not passed, and the model keeps its default."""
+    args = []
+    for p in schema.load().params.values():
+        sec = hw.data.get(p.section)
+        if isinstance(sec, dict) and p.key in sec:
+            args.append(f"{p.name}={p.text(sec[p.key])}")
     return args
 
 
-# ------------------------------------------------------------------ the model's arguments
-
 def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
     """The model's key=value arguments for this profile on this machine
-    (the same keys for the QEMU plugin and our SIMH).  The kernel's
-    symbols come from its ELF file, when it has been built."""
-    d = hw.data
-    cpu, ic, dc, mem, disk = d["cpu"], d["icache"], d["dcache"], d["memory"], d["disk"]
-    l2 = d.get("l2") or {"size": 0}
-
-    def b(v: bool) -> str:
-        return "on" if v else "off"
-
-    args = [f"out={log_path}",
-            f"clock_mhz={cpu['clock_mhz']}", f"cpi={cpu['cpi']}",
-            f"load={cpu['load_extra']}", f"store={cpu['store_extra']}",
-            f"branch={cpu['branch_extra']}", f"mul={cpu['mul_extra']}",
-            f"div={cpu['div_extra']}", f"trap={cpu['trap_extra']}"]
-    if "dword_extra" in cpu:
-        args.append(f"dword={cpu['dword_extra']}")
-    if ic["size"]:
-        args += [f"ic_size={ic['size']}", f"ic_line={ic['line']}", f"ic_assoc={ic['assoc']}"]
-    if dc["size"]:
-        args += [f"dc_size={dc['size']}", f"dc_line={dc['line']}", f"dc_assoc={dc['assoc']}",
-                 f"dc_wb={b(dc['write_policy'] == 'write-back')}",
-                 f"dc_alloc={b(dc['write_allocate'])}",
-                 f"unified={b(dc.get('unified', False))}"]
-    if dc["size"] or "write_buffer" in dc:
-        args.append(f"wbuf={dc.get('write_buffer', 0)}")
-    if l2["size"]:
-        args += [f"l2_size={l2['size']}", f"l2_line={l2['line']}", f"l2_assoc={l2['assoc']}",
-                 f"l2_ns={l2['latency_ns']}", f"l2_wb={b(l2['write_policy'] == 'write-back')}",
-                 f"l2_alloc={b(l2['write_allocate'])}"]
-    args += [f"mem_ns={mem['latency_ns']}", f"mem_mbs={mem['bandwidth_mbs']}",
-             f"bus={mem['bus_bytes']}"]
-    if "write_ns" in mem:
-        args.append(f"mem_write_ns={mem['write_ns']}")
-    args += [
-             f"disk_overhead_us={disk['overhead_us']}", f"disk_seek_ms={disk['seek_ms']}",
-             f"disk_rpm={disk['rpm']}", f"disk_mbs={disk['transfer_mbs']}",
-             f"disk_cyl_sectors={disk['cylinder_sectors']}"]
+    (the same keys for the QEMU plugin and our SIMH): the profile's
+    parameters, then what the run adds.  The kernel's symbols come from its
+    ELF file, when it has been built."""
+    args = [arg("out", log_path), *profile_args(hw)]
     if machine.ram is not None:
         base, size = machine.ram
-        args += [f"ram_base={base:#x}", f"ram_size={size}"]
+        args += [arg("ram_base", base), arg("ram_size", size)]
     elf = machine.elf_path()
     if elf.exists():
         # The kernel's entry point runs before any address translation, so
@@ -463,28 +342,31 @@ def plugin_args(hw: HwProfile, machine: Machine, log_path: Path) -> list[str]:
         # address is physical except on MIPS (kseg0: physical + 0x80000000),
         # where the ELF file's load addresses say which it is.
         entry = elf_entry(elf)
-        args.append(f"anchor={entry:#x}")
+        args.append(arg("anchor", entry))
         entry_pa = entry_paddr(elf, entry)
         if entry_pa != entry:
-            args.append(f"anchor_pa={entry_pa:#x}")
+            args.append(arg("anchor_pa", entry_pa))
         syms = Symbols.load(elf)
         vectors = (machine.trap_symbol,) if machine.trap_symbol is not None else ()
         for name in vectors + machine.other_vectors:
             addr = syms.address(name)
             if addr is None:
                 raise SetupError(f"{elf}: no symbol {name!r} (a trap vector)")
-            args.append(f"trap_pc={addr:#x}")
+            args.append(arg("trap_pc", addr))
         for key, name in zip(("wovf_pc", "wunf_pc"), machine.window_symbols or ()):
             addr = syms.address(name)
             if addr is None:
                 raise SetupError(f"{elf}: no symbol {name!r} (a window trap handler)")
-            args.append(f"{key}={addr:#x}")
+            args.append(arg(key, addr))
         disk = syms.address(DISK_SYMBOL)
         if disk is not None:
-            args += [f"disk_pc={disk:#x}", f"disk_block={block_size()}"]
-        args += tlb_args(hw, syms)
-    elif hw.data.get("tlb", {}).get("refill") == "walk":
-        args += tlb_args(hw, None)
+            args += [arg("disk_pc", disk), arg("disk_block", fsformat.BSIZE)]
+        if hw.data.get("tlb", {}).get("refill") == "software":
+            addr = syms.address(TLB_REFILL_SYMBOL)
+            if addr is None:
+                raise SetupError(f"profile {hw.name!r}: [tlb] refill = \"software\" needs the "
+                                 f"kernel's {TLB_REFILL_SYMBOL!r} symbol")
+            args.append(arg("tlb_refill_pc", addr))
     for a in args:
         if "," in a:
             raise SetupError(f"plugin argument {a!r} contains a comma")
@@ -506,14 +388,6 @@ def entry_paddr(path: Path, entry: int) -> int:
         if vaddr <= entry < vaddr + memsz:
             return paddr + entry - vaddr
     raise SetupError(f"{path}: the entry point {entry:#x} is in no loadable segment")
-
-
-def block_size() -> int:
-    """The file system's block size (BSIZE in kernel/include/fsformat.h)."""
-    m = re.search(r"^#define\s+BSIZE\s+(\d+)", FSFORMAT_H.read_text(), re.M)
-    if not m:
-        raise SetupError(f"{_rel(FSFORMAT_H)}: no #define BSIZE")
-    return int(m.group(1))
 
 
 @dataclass(frozen=True)

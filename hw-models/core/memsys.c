@@ -75,6 +75,11 @@ static uint64_t max64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+uint64_t memsys_word_read_mcyc(const struct memsys *m)
+{
+    return m->lat + m->word_mcyc;
+}
+
 uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns)
 {
     /* ns * kHz / 10^6 cycles; * 1000 for millicycles */
@@ -531,19 +536,19 @@ struct memsys *memsys_new(const struct memsys_params *p, const char **err)
 {
     *err = NULL;
     if (!(p->clock_mhz > 0)) {
-        *err = "clock_mhz must be > 0";
+        *err = "cpu.clock_mhz must be > 0";
         return NULL;
     }
     if (!(p->mem_mbs > 0)) {
-        *err = "mem_mbs (memory bandwidth) must be > 0";
+        *err = "memory.bandwidth_mbs must be > 0";
         return NULL;
     }
     if (p->mem_latency_ns < 0 || p->l2_latency_ns < 0 || p->mem_write_ns < 0) {
-        *err = "latencies and mem_write_ns must be >= 0";
+        *err = "memory.latency_ns, l2.latency_ns and memory.write_ns must be >= 0";
         return NULL;
     }
     if (p->bus_bytes == 0 || (p->bus_bytes & (p->bus_bytes - 1))) {
-        *err = "bus_bytes must be a power of two";
+        *err = "memory.bus_bytes must be a power of two";
         return NULL;
     }
     struct memsys *m = calloc(1, sizeof(*m));

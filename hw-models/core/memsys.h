@@ -87,5 +87,7 @@ struct cache *memsys_icache(const struct memsys *m);
 bool memsys_has_icache(const struct memsys *m);
 unsigned memsys_iline_shift(const struct memsys *m);
 uint64_t memsys_ns_to_mcyc(const struct memsys *m, double ns);
+/* One bus word read from memory, its latency included (an idle memory). */
+uint64_t memsys_word_read_mcyc(const struct memsys *m);
 
 #endif

@@ -33,7 +33,9 @@ const char *hw_start(const char *isa_name)
     static char msg[200];
     const char *err;
     if (!(hw.p.cpi > 0))
-        return "cpi must be > 0";
+        return "cpu.cpi must be > 0";
+    if (hw.p.disk_pc && !hw.p.disk_block)
+        return "disk_pc needs disk_block (the file system's block size)";
     hw.mem = memsys_new(&hw.p.mem, &err);
     if (!hw.mem)
         return err;

@@ -9,7 +9,8 @@
  *   hw-models/simh/vax_model.c  hooks in our SIMH's VAX (vax-model.patch),
  *                             called per instruction, access and trap.
  * The pieces of the engine, one file each:
- *   options.c   the key=value arguments, their defaults and checks;
+ *   params.def  every parameter: name, type, range, unit, default, doc;
+ *   options.c   the key=value arguments, their defaults and checks, from it;
  *   model.c     start and finish; charging instructions, data accesses,
  *               instruction fetches and traps;
  *   clock.c     modelled time in ns, and the clock the guest reads;
@@ -73,7 +74,7 @@ struct counters {
     uint64_t segloads;                  /* x86: segment register loads */
 };
 
-/* What the key=value arguments set (options.c lists the keys). */
+/* What the key=value arguments set (params.def names the field of each). */
 struct hw_params {
     struct memsys_params mem;
     double cpi;
@@ -133,6 +134,9 @@ void hw_defaults(void);                 /* every parameter to its default */
  * Each returns an error message, or NULL. */
 const char *hw_option(const char *arg, size_t len);
 const char *hw_options(const char *list);
+/* " name=value" for every profile parameter (params.def), into buf; its
+ * length.  For the HWMODEL record. */
+size_t hw_format_params(char *buf, size_t size);
 
 /* ------------------------------------------------------------ model.c */
 
@@ -285,6 +289,9 @@ void wlog_close(void);
 
 /* ------------------------------------------------------------ records.c */
 
+/* A record, to out= or the front end's log: at most HW_SAY_MAX bytes
+ * (HWMODEL, the longest, is about 1.5 KB). */
+#define HW_SAY_MAX 4096
 void hw_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* HWWARN what=... : something the model could not do. */
 void hw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

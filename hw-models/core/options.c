@@ -1,105 +1,96 @@
 /*
  * options.c: the model's key=value arguments, the same for every front
- * end.  The harness writes them from a profile (harness/model/hwmodel.py,
- * plugin_args()); QEMU hands them over one by one (-plugin lib,k=v,k=v),
- * SIMH as one comma-separated list (`MODEL k=v,k=v`).
+ * end.  The harness writes them from a profile (harness/model/modelargs.py);
+ * QEMU hands them over one by one (-plugin lib,k=v,k=v), SIMH as one
+ * comma-separated list (`MODEL k=v,k=v`).
  *
- * Every key is known here, with its type; an unknown key or a value that
- * does not parse is an error that names it.  Whether the values make a
- * machine (a CPI above zero, a cache geometry that divides) is checked by
- * hw_start() and memsys_new().
+ * The keys, their types, ranges and defaults are params.def's, expanded
+ * here into the option table (the harness reads the same file).  An unknown
+ * key, a value that does not parse, or one outside its range is an error
+ * that names the key.  Whether the values together make a machine (a cache
+ * geometry that divides) is checked by hw_start() and memsys_new().
  */
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 
-enum type { T_U64, T_U32, T_I64, T_F64, T_BOOL, T_STR, T_PC };
+enum type { T_F64, T_U32, T_U64, T_I64, T_BOOL, T_CHOICE, T_STR, T_PC };
+enum kind { C_ANY, C_GT0, C_GE0, C_POW2, C_IN, C_ONEOF };
 
-static const struct opt {
-    const char *key;
-    enum type type;
-    void *p;
-} opts[] = {
-    { "clock_mhz", T_F64, &hw.p.mem.clock_mhz },
-    { "cpi", T_F64, &hw.p.cpi },
-    { "load", T_F64, &hw.p.extra[CL_LOAD] },
-    { "store", T_F64, &hw.p.extra[CL_STORE] },
-    { "branch", T_F64, &hw.p.extra[CL_BRANCH] },
-    { "mul", T_F64, &hw.p.extra[CL_MUL] },
-    { "div", T_F64, &hw.p.extra[CL_DIV] },
-    { "dword", T_F64, &hw.p.extra[CL_DWORD] },
-    { "trap", T_F64, &hw.p.trap_cycles },
-    { "ic_size", T_U32, &hw.p.mem.ic.size },
-    { "ic_line", T_U32, &hw.p.mem.ic.line },
-    { "ic_assoc", T_U32, &hw.p.mem.ic.assoc },
-    { "dc_size", T_U32, &hw.p.mem.dc.size },
-    { "dc_line", T_U32, &hw.p.mem.dc.line },
-    { "dc_assoc", T_U32, &hw.p.mem.dc.assoc },
-    { "dc_wb", T_BOOL, &hw.p.mem.dc.write_back },
-    { "dc_alloc", T_BOOL, &hw.p.mem.dc.write_allocate },
-    { "unified", T_BOOL, &hw.p.mem.unified },
-    { "wbuf", T_U32, &hw.p.mem.wbuf_entries },
-    { "l2_size", T_U32, &hw.p.mem.l2.size },
-    { "l2_line", T_U32, &hw.p.mem.l2.line },
-    { "l2_assoc", T_U32, &hw.p.mem.l2.assoc },
-    { "l2_wb", T_BOOL, &hw.p.mem.l2.write_back },
-    { "l2_alloc", T_BOOL, &hw.p.mem.l2.write_allocate },
-    { "l2_ns", T_F64, &hw.p.mem.l2_latency_ns },
-    { "mem_ns", T_F64, &hw.p.mem.mem_latency_ns },
-    { "mem_mbs", T_F64, &hw.p.mem.mem_mbs },
-    { "mem_write_ns", T_F64, &hw.p.mem.mem_write_ns },
-    { "bus", T_U32, &hw.p.mem.bus_bytes },
-    { "disk_overhead_us", T_F64, &hw.p.disk_overhead_us },
-    { "disk_seek_ms", T_F64, &hw.p.disk_seek_ms },
-    { "disk_rpm", T_F64, &hw.p.disk_rpm },
-    { "disk_mbs", T_F64, &hw.p.disk_mbs },
-    { "disk_cyl_sectors", T_U64, &hw.p.disk_cyl_sectors },
-    { "disk_pc", T_U64, &hw.p.disk_pc },
-    { "disk_block", T_U64, &hw.p.disk_block },
-    { "wovf_pc", T_U64, &hw.p.wovf_pc },
-    { "wunf_pc", T_U64, &hw.p.wunf_pc },
-    { "out", T_STR, &hw.p.out },
-    { "trace", T_STR, &hw.p.trace },
-    { "trace_region", T_I64, &hw.p.trace_region },
-    { "attrib", T_STR, &hw.p.attrib },
-    { "attrib_region", T_I64, &hw.p.attrib_region },
-    { "trap_pc", T_PC, NULL },
-    { "ram_base", T_U64, &hw.p.ram_base },
-    { "ram_size", T_U64, &hw.p.ram_size },
-    { "anchor", T_U64, &hw.p.anchor },
-    { "anchor_pa", T_U64, &hw.p.anchor_pa },
-    { "writelog", T_STR, &hw.p.writelog },
-    { "wlog_write_pc", T_U64, &hw.p.wlog_write_pc },
-    { "wlog_dirty_pc", T_U64, &hw.p.wlog_dirty_pc },
-    { "wlog_buf_data", T_U64, &hw.p.wlog_buf_data },
-    { "tlb_page", T_U32, &hw.p.tlb.page_size },
-    { "itlb_entries", T_U32, &hw.p.tlb.i_entries },
-    { "itlb_assoc", T_U32, &hw.p.tlb.i_assoc },
-    { "dtlb_entries", T_U32, &hw.p.tlb.d_entries },
-    { "dtlb_assoc", T_U32, &hw.p.tlb.d_assoc },
-    { "tlb_unified", T_BOOL, &hw.p.tlb.unified },
-    { "tlb_large_entries", T_U32, &hw.p.tlb.large_entries },
-    { "tlb_large_assoc", T_U32, &hw.p.tlb.large_assoc },
-    { "tlb_large_size", T_U32, &hw.p.tlb.large_size },
-    { "tlb_software", T_BOOL, &hw.p.tlb.software },
-    { "tlb_refill_pc", T_U64, &hw.p.tlb.refill_pc },
-    { "tlb_walk_cycles", T_F64, &hw.p.tlb.walk_cycles },
+struct check {
+    enum kind kind;
+    double lo, hi;                      /* C_IN */
+    const char *words;                  /* C_ONEOF: "a|b", a -> 0, b -> 1 */
 };
 
-void hw_defaults(void)
+/* params.def's columns, as C sees them */
+#define ANY { C_ANY, 0, 0, NULL }
+#define GT0 { C_GT0, 0, 0, NULL }
+#define GE0 { C_GE0, 0, 0, NULL }
+#define POW2 { C_POW2, 0, 0, NULL }
+#define IN(lo, hi) { C_IN, lo, hi, NULL }
+#define ONEOF(words) { C_ONEOF, 0, 0, words }
+#define FIELD(path) (&hw.p.path)
+#define NOFIELD ((void *)0)
+
+/* Each row's field must have its type's C type: checked at compile time. */
+typedef double ctype_F64;
+typedef uint32_t ctype_U32;
+typedef uint64_t ctype_U64;
+typedef int64_t ctype_I64;
+typedef bool ctype_BOOL;
+typedef bool ctype_CHOICE;              /* the word's index, 0 or 1 */
+typedef const char *ctype_STR;
+typedef uint64_t ctype_PC[HW_MAX_TRAP_PCS];
+#define STORED_AS(field, type) \
+    (__builtin_types_compatible_p(__typeof__(field), ctype_##type *) || \
+     __builtin_types_compatible_p(__typeof__(field), void *))
+#define SECTION(name, presence, doc)
+#define PARAM(name, type, check, presence, field, unit, dflt, doc) \
+    _Static_assert(STORED_AS(field, type), name ": its field is not a " #type);
+#define RUNARG(name, type, field, dflt, doc) \
+    _Static_assert(STORED_AS(field, type), name ": its field is not a " #type);
+#include "params.def"
+#undef PARAM
+#undef RUNARG
+
+/* A NOFIELD parameter's value, kept for the HWMODEL line only. */
+union spare {
+    double f;
+    uint64_t u;
+    int64_t i;
+    uint32_t u32;
+    bool b;
+    const char *s;
+};
+
+static struct opt {
+    const char *key;
+    enum type type;
+    struct check check;
+    void *p;                            /* NULL: spare[] */
+    const char *dflt;                   /* "": zero */
+    bool param;                         /* a profile's (in HWMODEL), not the run's */
+} opts[] = {
+#define PARAM(name, type, check, presence, field, unit, dflt, doc) \
+    { name, T_##type, check, field, dflt, true },
+#define RUNARG(name, type, field, dflt, doc) \
+    { name, T_##type, ANY, field, dflt, false },
+#include "params.def"
+#undef PARAM
+#undef RUNARG
+#undef SECTION
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+static union spare spare[NOPTS];
+
+static void *where(const struct opt *o)
 {
-    memset(&hw.p, 0, sizeof(hw.p));
-    hw.p.cpi = 1.0;
-    hw.p.mem.bus_bytes = 4;
-    hw.p.disk_cyl_sectors = 1;
-    hw.p.disk_block = 1024;
-    hw.p.trace_region = -1;
-    hw.p.attrib_region = -1;
-    hw.p.ram_base = 0x80000000;
-    hw.p.ram_size = 128 << 20;
-    hw.p.anchor_pa = UINT64_MAX;        /* default: anchor's own address */
-    hw.p.wlog_buf_data = 52;            /* offsetof(struct buf, data): buf.h */
+    return o->p ? o->p : &spare[o - opts];
 }
 
 static bool parse_bool(const char *s, bool *v)
@@ -114,45 +105,117 @@ static bool parse_bool(const char *s, bool *v)
     return false;
 }
 
+/* The index of word s in "a|b", or -1. */
+static int choice(const char *words, const char *s)
+{
+    size_t n = strlen(s);
+    for (int i = 0; *words; i++) {
+        size_t len = strcspn(words, "|");
+        if (len == n && strncmp(words, s, n) == 0)
+            return i;
+        words += len + (words[len] == '|');
+    }
+    return -1;
+}
+
+/* Why number v is outside o's range, or NULL. */
+static const char *out_of_range(const struct opt *o, double v)
+{
+    static char why[80];
+    switch (o->check.kind) {
+    case C_GT0:
+        return v > 0 ? NULL : "must be > 0";
+    case C_GE0:
+        return v >= 0 ? NULL : "must be >= 0";
+    case C_POW2: {
+        uint64_t u = (uint64_t)v;
+        return u && (u & (u - 1)) == 0 ? NULL : "must be a power of two";
+    }
+    case C_IN:
+        if (v >= o->check.lo && v <= o->check.hi)
+            return NULL;
+        snprintf(why, sizeof(why), "must be from %g to %g", o->check.lo, o->check.hi);
+        return why;
+    default:
+        return NULL;
+    }
+}
+
 /* Option o = the n bytes at v. */
 static const char *set(const struct opt *o, const char *v, size_t n)
 {
-    static char msg[200];
+    static char msg[240];
     char *val = strndup(v, n), *end = NULL;
-    bool ok = true;
-    switch (o->type) {
+    void *p = where(o);
+    const char *why = NULL;
+    double num = 0;
+    bool unsig = o->type == T_U32 || o->type == T_U64 || o->type == T_PC;
+    if (unsig && val[strspn(val, " ")] == '-')
+        why = "must be >= 0";
+    else switch (o->type) {
     case T_STR:
-        *(const char **)o->p = val;     /* kept for the whole run */
+        *(const char **)p = val;        /* kept for the whole run */
         return NULL;
     case T_BOOL:
-        ok = parse_bool(val, (bool *)o->p);
+        if (!parse_bool(val, (bool *)p))
+            why = "must be true or false";
         break;
+    case T_CHOICE: {
+        int i = choice(o->check.words, val);
+        static char words[120];
+        snprintf(words, sizeof(words), "must be one of %s", o->check.words);
+        if (i < 0)
+            why = words;
+        else
+            *(bool *)p = i;
+        break;
+    }
     case T_F64:
-        *(double *)o->p = strtod(val, &end);
+        num = *(double *)p = strtod(val, &end);
         break;
     case T_U64:
-        *(uint64_t *)o->p = strtoull(val, &end, 0);
+        num = (double)(*(uint64_t *)p = strtoull(val, &end, 0));
         break;
     case T_I64:
-        *(int64_t *)o->p = strtoll(val, &end, 0);
+        num = (double)(*(int64_t *)p = strtoll(val, &end, 0));
         break;
-    case T_U32:
-        *(uint32_t *)o->p = (uint32_t)strtoul(val, &end, 0);
+    case T_U32: {
+        unsigned long long u = strtoull(val, &end, 0);
+        if (u > UINT32_MAX)
+            why = "is too large";
+        num = *(uint32_t *)p = (uint32_t)u;
         break;
+    }
     case T_PC:
         if (hw.p.n_trap_pc == HW_MAX_TRAP_PCS) {
-            free(val);
-            return "too many trap_pc arguments";
+            why = "given too many times";
+            break;
         }
         hw.p.trap_pc[hw.p.n_trap_pc++] = strtoull(val, &end, 0);
         break;
     }
-    if (end && (end == val || *end != '\0'))
-        ok = false;
-    if (!ok)
-        snprintf(msg, sizeof(msg), "bad value for %s: %s", o->key, val);
+    if (!why && end && (end == val || *end != '\0'))
+        why = "does not parse";
+    if (!why && end && !isfinite(num))
+        why = "must be a finite number";
+    if (!why && end)
+        why = out_of_range(o, num);
+    if (why)
+        snprintf(msg, sizeof(msg), "bad value for %s: %s %s", o->key, val, why);
     free(val);
-    return ok ? NULL : msg;
+    return why ? msg : NULL;
+}
+
+void hw_defaults(void)
+{
+    memset(&hw.p, 0, sizeof(hw.p));
+    memset(spare, 0, sizeof(spare));
+    for (size_t i = 0; i < NOPTS; i++) {
+        if (*opts[i].dflt && set(&opts[i], opts[i].dflt, strlen(opts[i].dflt))) {
+            fprintf(stderr, "hwmodel: params.def: bad default for %s\n", opts[i].key);
+            abort();
+        }
+    }
 }
 
 const char *hw_option(const char *arg, size_t len)
@@ -164,7 +227,7 @@ const char *hw_option(const char *arg, size_t len)
         return msg;
     }
     size_t klen = (size_t)(eq - arg);
-    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+    for (size_t i = 0; i < NOPTS; i++) {
         const struct opt *o = &opts[i];
         if (strlen(o->key) == klen && strncmp(o->key, arg, klen) == 0)
             return set(o, eq + 1, len - klen - 1);
@@ -185,4 +248,50 @@ const char *hw_options(const char *list)
             list++;
     }
     return NULL;
+}
+
+/* " key=value" for each of the profile's parameters, as the model has them
+ * (the HWMODEL line: records.c). */
+size_t hw_format_params(char *buf, size_t size)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < NOPTS && at < size; i++) {
+        const struct opt *o = &opts[i];
+        const void *p = where(o);
+        if (!o->param)
+            continue;
+        int n = snprintf(buf + at, size - at, " %s=", o->key);
+        at += n > 0 ? (size_t)n : 0;
+        if (at >= size)
+            break;
+        switch (o->type) {
+        case T_F64:
+            n = snprintf(buf + at, size - at, "%g", *(const double *)p);
+            break;
+        case T_U32:
+            n = snprintf(buf + at, size - at, "%" PRIu32, *(const uint32_t *)p);
+            break;
+        case T_U64:
+            n = snprintf(buf + at, size - at, "%" PRIu64, *(const uint64_t *)p);
+            break;
+        case T_I64:
+            n = snprintf(buf + at, size - at, "%" PRId64, *(const int64_t *)p);
+            break;
+        case T_BOOL:
+            n = snprintf(buf + at, size - at, "%s", *(const bool *)p ? "true" : "false");
+            break;
+        case T_CHOICE: {
+            const char *w = o->check.words;
+            if (*(const bool *)p && strchr(w, '|'))
+                w = strchr(w, '|') + 1;
+            n = snprintf(buf + at, size - at, "%.*s", (int)strcspn(w, "|"), w);
+            break;
+        }
+        default:                        /* no profile parameter is text or a list */
+            n = snprintf(buf + at, size - at, "?");
+            break;
+        }
+        at += n > 0 ? (size_t)n : 0;
+    }
+    return at < size ? at : size - 1;
 }

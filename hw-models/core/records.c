@@ -4,7 +4,7 @@
  * each (hw-models/README.md, "What the model logs"; the harness reads them:
  * harness/model/hwmodel.py):
  *
- *   HWMODEL isa=... clock_mhz=...   the parameters, at start
+ *   HWMODEL isa=... cpu.clock_mhz=...   the parameters, at start
  *   HWREGION seq=N id=ID insns=...  one per timed region, at its end
  *   HWTOTAL insns=...               the whole run, at exit
  *   HWWARN what=...                 something the model could not do
@@ -28,7 +28,7 @@ void hw_say(const char *fmt, ...)
         vfprintf(hw.out, fmt, ap);
         fflush(hw.out);
     } else if (hw.outs) {
-        char line[1024];                /* a record is a few hundred bytes */
+        char line[HW_SAY_MAX];
         vsnprintf(line, sizeof(line), fmt, ap);
         hw.outs(line);
     }
@@ -45,35 +45,13 @@ void hw_warn(const char *fmt, ...)
     hw_say("HWWARN what=%s\n", what);
 }
 
+/* The parameters as the model has them, every one, by params.def's names:
+ * what the harness sent, defaults filled in. */
 void hw_record_model(const char *isa_name)
 {
-    const struct hw_params *p = &hw.p;
-    const struct memsys_params *m = &p->mem;
-    /* The newer parameters only when set, so that the records of profiles
-     * without them read as before. */
-    char more[256] = "";
-    if (p->extra[CL_DWORD] != 0 || m->mem_write_ns != 0)
-        snprintf(more, sizeof(more), " dword=%g mem_write_ns=%g", p->extra[CL_DWORD],
-                 m->mem_write_ns);
-    const struct tlb_params *t = &p->tlb;
-    if (t->page_size) {
-        size_t at = strlen(more);
-        snprintf(more + at, sizeof(more) - at,
-                 " tlb=%s page=%u itlb=%u/%u dtlb=%u/%u tlb_unified=%d large=%u/%u/%u walk=%g",
-                 t->software ? "software" : "walk", t->page_size, t->i_entries, t->i_assoc,
-                 t->d_entries, t->d_assoc, t->unified, t->large_entries, t->large_assoc,
-                 t->large_size, t->walk_cycles);
-    }
-    hw_say("HWMODEL isa=%s clock_mhz=%g cpi=%g load=%g store=%g branch=%g mul=%g div=%g "
-           "trap=%g trap_pcs=%d ic=%u/%u/%u dc=%u/%u/%u/%s/%s unified=%d wbuf=%u "
-           "l2=%u/%u/%u mem_ns=%g mem_mbs=%g bus=%u%s\n",
-           isa_name, m->clock_mhz, p->cpi, p->extra[CL_LOAD], p->extra[CL_STORE],
-           p->extra[CL_BRANCH], p->extra[CL_MUL], p->extra[CL_DIV], p->trap_cycles,
-           p->n_trap_pc, m->ic.size, m->ic.line, m->ic.assoc, m->dc.size, m->dc.line,
-           m->dc.assoc, m->dc.write_back ? "wb" : "wt",
-           m->dc.write_allocate ? "alloc" : "noalloc", m->unified, m->wbuf_entries,
-           m->l2.size, m->l2.line, m->l2.assoc, m->mem_latency_ns, m->mem_mbs, m->bus_bytes,
-           more);
+    char params[HW_SAY_MAX - 64];
+    hw_format_params(params, sizeof(params));
+    hw_say("HWMODEL isa=%s%s trap_pcs=%d\n", isa_name, params, hw.p.n_trap_pc);
 }
 
 #define D(f) (now->f - then->f)

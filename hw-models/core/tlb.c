@@ -65,10 +65,10 @@ const char *tlb_start(void)
     if (p->page_size == 0)
         return NULL;
     if (p->page_size & (p->page_size - 1))
-        return "tlb_page: not a power of two";
+        return "tlb.page_size: not a power of two";
     if (p->software) {                  /* counted at the refill vector only */
         if (!p->refill_pc)
-            return "tlb_software needs tlb_refill_pc (the refill vector)";
+            return "tlb.refill=software needs tlb_refill_pc (the refill vector)";
         return NULL;
     }
     struct tlb *t = calloc(1, sizeof(*t));
@@ -77,7 +77,7 @@ const char *tlb_start(void)
     t->i = p->unified ? t->d : table(p->i_entries, p->i_assoc, "itlb", &err);
     if (!err && p->large_entries) {
         if (p->large_size <= p->page_size || (p->large_size & (p->large_size - 1)))
-            return "tlb_large_size: not a power of two above tlb_page";
+            return "tlb.large_page_size: not a power of two above tlb.page_size";
         t->large = table(p->large_entries, p->large_assoc, "large-page dtlb", &err);
         t->large_shift = __builtin_ctz(p->large_size);
     }
@@ -85,8 +85,7 @@ const char *tlb_start(void)
         return err;
     t->last_i = &t->own_last_i;
     t->walk_mcyc = (uint64_t)llround(p->walk_cycles * MCYC);
-    t->level_mcyc = memsys_ns_to_mcyc(hw.mem, hw.p.mem.mem_latency_ns) +
-                    memsys_ns_to_mcyc(hw.mem, hw.p.mem.bus_bytes * 1000.0 / hw.p.mem.mem_mbs);
+    t->level_mcyc = memsys_word_read_mcyc(hw.mem);
     hw.tlb = t;
     return NULL;
 }

@@ -11,7 +11,7 @@ import pytest
 from harness.errors import UsageError, HarnessError, SetupError
 from harness.guest import machines
 from harness.guest.protocol import parse_line
-from harness.model import hwmodel, profiles
+from harness.model import hwmodel, profiles, schema
 
 import hwmodel_ref
 
@@ -79,7 +79,7 @@ def test_ds3100_is_physically_plausible():
     assert 0 < mem["bandwidth_mbs"] <= mem["bus_bytes"] * cpu["clock_mhz"]
     read_word_ns = mem["bus_bytes"] / mem["bandwidth_mbs"] * 1000
     assert read_word_ns < mem["write_ns"]
-    assert hwmodel.OPTIONAL_KEYS["memory"]["write_ns"](mem["write_ns"]) is None
+    assert schema.load().params["memory.write_ns"].problem(mem["write_ns"]) is None
     assert hw.data["calibration"]["not_within_5_percent"] == []
 
 
@@ -129,7 +129,7 @@ def test_no_cache_needs_only_size(tmp_path):
     text = edit(GOOD, "size = 65536\nline = 4\nassoc = 1\n\n[dcache]", "size = 0\n\n[dcache]")
     hw = load_text(tmp_path, text)
     args = hwmodel.plugin_args(hw, RISCV, Path("/tmp/x.log"))
-    assert not any(a.startswith("ic_") for a in args)
+    assert [a for a in args if a.startswith("icache.")] == ["icache.size=0"]
 
 
 def test_overrides_are_validated(tmp_path):
@@ -156,10 +156,16 @@ def test_none_profile_has_no_model():
 def test_plugin_args():
     hw = hwmodel.load_profile("ds3100")
     args = hwmodel.plugin_args(hw, RISCV, Path("/tmp/ds.log"))
-    assert "out=/tmp/ds.log" in args and "clock_mhz=16.67" in args
-    assert "dc_wb=off" in args and "dc_alloc=on" in args and "wbuf=4" in args
+    # every field under its own name, the profile's spelling of the value
+    assert "out=/tmp/ds.log" in args and "cpu.clock_mhz=16.67" in args
+    assert "dcache.write_policy=write-through" in args
+    assert "dcache.write_allocate=true" in args and "dcache.write_buffer=4" in args
+    assert "memory.bandwidth_mbs=25.873" in args
     sun4 = hwmodel.plugin_args(hwmodel.load_profile("sun4"), RISCV, Path("/tmp/s.log"))
-    assert "unified=on" in sun4 and "dc_wb=on" in sun4
+    assert "dcache.unified=true" in sun4 and "dcache.write_policy=write-back" in sun4
+    # and every one of them is a parameter of params.def
+    names = set(schema.load().params) | set(schema.load().runargs)
+    assert all(a.partition("=")[0] in names for a in args + sun4)
 
 
 def test_optional_fields_reach_the_model_only_when_given(tmp_path):
@@ -170,13 +176,13 @@ def test_optional_fields_reach_the_model_only_when_given(tmp_path):
     for opt in ("write_ns", "dword_extra"):
         plain = re.sub(rf"^{opt} = [^\n]*\n", "", plain, flags=re.M)
     args = hwmodel.plugin_args(load_text(tmp_path, plain), RISCV, Path("/tmp/x.log"))
-    assert not any(a.startswith(("dword=", "mem_write_ns=")) for a in args)
+    assert not any(a.startswith(("cpu.dword_extra=", "memory.write_ns=")) for a in args)
     both = edit(edit(plain, "bus_bytes = 4", "bus_bytes = 4\nwrite_ns = 390"),
                 "trap_extra = 5", "trap_extra = 5\ndword_extra = 1")
     args = hwmodel.plugin_args(load_text(tmp_path, both), RISCV, Path("/tmp/x.log"))
-    assert "mem_write_ns=390" in args and "dword=1" in args
+    assert "memory.write_ns=390" in args and "cpu.dword_extra=1" in args
     hw = load_text(tmp_path, plain, {"memory.write_ns": 250})    # as a sweep would
-    assert "mem_write_ns=250" in hwmodel.plugin_args(hw, RISCV, Path("/tmp/x.log"))
+    assert "memory.write_ns=250" in hwmodel.plugin_args(hw, RISCV, Path("/tmp/x.log"))
     assert "write_ns" not in load_text(tmp_path, GOOD, {"memory.write_ns": None}).data["memory"]
     for bad in (40, 1000, "slow"):
         with pytest.raises(SetupError, match=rf"\[memory\] write_ns = {bad!r} must be a "
@@ -189,7 +195,7 @@ def test_model_arguments_come_from_the_registry(tmp_path, monkeypatch):
     in how the same key=value arguments reach the model."""
     ds = hwmodel.load_profile("ds3100-riscv")
     args = hwmodel.plugin_args(ds, RISCV, Path("/tmp/ds.log"))
-    assert "ram_base=0x80000000" in args and f"ram_size={128 << 20}" in args
+    assert "ram_base=0x80000000" in args and f"ram_size={128 << 20:#x}" in args
     vax = machines.get("vax")
     mvax2 = hwmodel.plugin_args(hwmodel.load_profile("mvax2"), vax, Path("/tmp/v.log"))
     assert not any(a.startswith(("ram_", "trap_pc=")) for a in mvax2)   # SIMH knows them

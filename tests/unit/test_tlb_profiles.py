@@ -82,13 +82,17 @@ def test_walk_is_refused_where_the_model_knows_no_walk(tmp_path):
         load_text(tmp_path, sun4 + "\n" + tail)
 
 
+def tlb_args(hw):
+    return [a for a in hwmodel.profile_args(hw) if a.startswith("tlb.")]
+
+
 def test_tlb_arguments_only_with_a_tlb_section():
-    assert hwmodel.tlb_args(hwmodel.load_profile("ds3100-riscv"), None) == []
-    args = hwmodel.tlb_args(hwmodel.load_profile("pc-p5"), None)
-    assert "dtlb_entries=64" in args and "itlb_assoc=4" in args
-    assert "tlb_large_size=4194304" in args and "tlb_walk_cycles=4" in args
+    assert tlb_args(hwmodel.load_profile("ds3100-riscv")) == []
+    args = tlb_args(hwmodel.load_profile("pc-p5"))
+    assert "tlb.dtlb_entries=64" in args and "tlb.itlb_assoc=4" in args
+    assert "tlb.large_page_size=4194304" in args and "tlb.walk_cycles=4" in args
     none = hwmodel.load_profile("pc-p5", {"tlb": None})
-    assert hwmodel.tlb_args(none, None) == []
+    assert tlb_args(none) == []
 
 
 def test_reference_tlb_by_hand():
