@@ -61,8 +61,10 @@ wanted+="$COMMON "
 # (module to import, its Debian package, its package on PyPI)
 PY_DEPS="pexpect:python3-pexpect:pexpect pytest:python3-pytest:pytest
 matplotlib:python3-matplotlib:matplotlib xdist:python3-pytest-xdist:pytest-xdist
-pandas:python3-pandas:pandas distributed:python3-distributed:distributed"
-# pandas: the tests read every CSV with it; distributed: --scheduler, a Dask cluster
+pandas:python3-pandas:pandas distributed:python3-distributed:distributed
+tomlkit:python3-tomlkit:tomlkit"
+# pandas: the tests read every CSV with it; distributed: --scheduler, a Dask cluster;
+# tomlkit: calibrate rewrites a profile's fitted fields, keeping its comments
 
 if [ "$list" -eq 1 ]; then
     for d in $PY_DEPS; do rest=${d#*:}; wanted+="${rest%%:*} "; done

@@ -49,7 +49,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import re
 import textwrap
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -78,6 +77,11 @@ WRITE_NS = "memory.write_ns"
 # memory.write_ns's documented range (params.def): the fit keeps to it
 WRITE_NS_RANGE = (schema.load().params[WRITE_NS].check.lo,
                   schema.load().params[WRITE_NS].check.hi)
+# The fitted fields, each (parameter, decimals it is written with); the
+# write cycle only where fits_write_cycle().
+FITTED = (("cpu.cpi", 4), ("memory.bandwidth_mbs", 3))
+FITTED_WRITE = (WRITE_NS, 1)
+NOTE_COLUMN = 28          # where a fitted line's "# CALIBRATED" note starts
 
 
 @dataclass
@@ -383,21 +387,14 @@ def write_back(hw: hwmodel.HwProfile, f: Fit, today: str) -> None:
     """Put the fitted values into the profile, keeping its comments, and
     replace its [calibration] section."""
     p, t = f.point, f.targets
-    text = hw.path.read_text()
     note = f"# CALIBRATED {today} by `python3 -m harness calibrate`: see [calibration]"
-    text, n1 = re.subn(r"^cpi = [^\n]*$", f"cpi = {p.cpi:.4f}".ljust(28) + note, text,
-                       count=1, flags=re.M)
-    text, n2 = re.subn(r"^bandwidth_mbs = [^\n]*$",
-                       f"bandwidth_mbs = {p.bandwidth_mbs:.3f}".ljust(28) + note, text,
-                       count=1, flags=re.M)
-    if n1 != 1 or n2 != 1:
-        raise HarnessError(f"{hw.path}: cannot find the cpi and bandwidth_mbs lines")
+    values = {"cpu.cpi": p.cpi, "memory.bandwidth_mbs": p.bandwidth_mbs}
+    fields = list(FITTED)
     if p.write_ns is not None:
-        text, n3 = re.subn(r"^write_ns = [^\n]*$", f"write_ns = {p.write_ns:.1f}".ljust(28) + note,
-                           text, count=1, flags=re.M)
-        if n3 != 1:
-            raise HarnessError(f"{hw.path}: cannot find the write_ns line")
-    text = re.sub(r"\n*^\[calibration\]$.*\Z", "\n", text, flags=re.S | re.M)
+        values[WRITE_NS] = p.write_ns
+        fields.append(FITTED_WRITE)
+    text = set_fields(hw.path.read_text(), {name: (f"{values[name]:.{decimals}f}", note)
+                                            for name, decimals in fields}, hw.path)
     fitted_cols = {2: "both columns, least squares",
                    1: f"the {''.join(f.columns)} column only", 0: "neither column"}[len(f.columns)]
     if not cached_copy_uses_memory(hw):
@@ -430,6 +427,28 @@ bcopy_cached = {p.bcopy_cached:.3f}
 {write_line}"""
     hw.path.write_text(text.rstrip("\n") + "\n" + section)
     hwmodel.load_profile(hw.name, path=hw.path)   # still valid?
+
+
+def set_fields(text: str, values: dict[str, tuple[str, str]], where: Path) -> str:
+    """The profile `text` with each field section.key of `values` set to its
+    (TOML value, comment), by a TOML library that keeps every other byte
+    (tomlkit), and without its [calibration] section, which write_back
+    writes anew.  The comment starts at NOTE_COLUMN, as in the files."""
+    try:
+        import tomlkit                    # only here: the rest of the harness reads TOML
+    except ImportError:
+        raise HarnessError("calibrate needs the tomlkit module: run `make deps`") from None
+    doc = tomlkit.parse(text)
+    for name, (value, comment) in values.items():
+        section, key = name.split(".")
+        if section not in doc or key not in doc[section]:
+            raise HarnessError(f"{where}: no field {key} in [{section}] to write the fit to")
+        item = tomlkit.value(value)
+        item.trivia.comment_ws = " " * max(1, NOTE_COLUMN - len(f"{key} = {value}"))
+        item.trivia.comment = comment
+        doc[section][key] = item
+    doc.pop("calibration", None)
+    return tomlkit.dumps(doc)
 
 
 def fit_job(name: str, say=print) -> tuple[Fit, dict]:

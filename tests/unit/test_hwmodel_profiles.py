@@ -334,6 +334,39 @@ def test_calibration_writes_the_write_cycle_where_it_is_fitted(tmp_path):
     assert new.data["calibration"]["write_ns"] == new.get("memory.write_ns")
 
 
+def test_calibration_changes_the_fitted_fields_and_no_other_byte(tmp_path):
+    """write_back goes through a TOML library (tomlkit): the fitted fields
+    change in their own sections (a [calibration] with a write_ns of its
+    own placed first does not catch the new value, as a line regex did),
+    and every byte outside them and the rewritten [calibration] stays."""
+    from harness.model import calibrate
+    cal = GOOD[GOOD.index("\n[calibration]\n") + 1:]
+    head = GOOD[:GOOD.index("\n[calibration]\n") + 1]
+    at = head.index("\n[cpu]\n") + 1
+    first = head[:at] + cal + "\n" + head[at:]           # [calibration] before [cpu]
+    path = tmp_path / "ds3100.toml"
+    path.write_text(first)
+    hw = hwmodel.load_profile("ds3100", path=path)
+    p = calibrate.Point(cpi=1.5, bandwidth_mbs=30.25, mips=13.0, bcopy_cached=10.2,
+                        bcopy_uncached=5.1, write_ns=300.0)
+    calibrate.write_back(hw, calibrate.Fit(p, [p], calibrate.targets(hw),
+                                           ["cached", "uncached"]), "2000-01-01")
+    new = hwmodel.load_profile("ds3100", path=path)
+    assert (new.get("cpu.cpi"), new.get("memory.bandwidth_mbs"),
+            new.get("memory.write_ns")) == (1.5, 30.25, 300.0)
+    assert new.data["calibration"]["write_ns"] == 300.0       # written anew, at the end
+    text = path.read_text()
+    assert text.count("\n[calibration]\n") == 1
+    old_lines = head.splitlines()
+    new_lines = text[:text.index("\n[calibration]\n") + 1].splitlines()
+    assert len(old_lines) == len(new_lines)
+    changed = [(a, b) for a, b in zip(old_lines, new_lines) if a != b]
+    assert [b.split("#")[0].rstrip() for _, b in changed] == \
+        ["cpi = 1.5000", "bandwidth_mbs = 30.250", "write_ns = 300.0"]
+    for a, b in changed:              # the note in the same column as before
+        assert a.index("# CALIBRATED") == b.index("# CALIBRATED 2000-01-01")
+
+
 def test_mips_rating_reference():
     # The 780 does one iteration in VAX_MIPS_INSNS_PER_ITER / 0.47 us; a
     # machine that takes a tenth of that per iteration is rated 10, whatever
