@@ -98,11 +98,25 @@ def _bench_names() -> list[str]:
     return list(suite.BY_NAME)
 
 
+def _profile(name: str) -> str:
+    """--profile's value, checked as argparse reads it: a profile whose file
+    is wrong is refused here, naming the field, before anything is built
+    or booted (the Makefile's check-args relies on it: `run --help` after
+    the options exits 0 only if they are good).  An unknown name is left
+    to `choices`, which lists the known ones."""
+    if name in profiles.names():
+        try:
+            profiles.get(name)
+        except HarnessError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return name
+
+
 ARCH = Option("--arch", "ISA", "the ISA to boot", choices=machines.names,
               default_help=f"the profile's ISA; {machines.DEFAULT_ARCH} for profile none")
 PROFILE = Option("--profile", "NAME", "timing profile (hw-models/profiles/NAME.toml)",
                  default="none", default_help="none: plain emulator, 1 instruction = 1 ns",
-                 choices=profiles.names)
+                 choices=profiles.names, type=_profile)
 MODEL = PROFILE.but(help="the machine's hardware model (hw-models/profiles/NAME.toml)",
                     default=None, default_help="", required=True, choices=profiles.model_names)
 BENCH = Option("--bench", "NAME", "benchmark", choices=_bench_names, repeat=True,

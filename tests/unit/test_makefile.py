@@ -9,10 +9,13 @@ before building, so nothing here compiles or boots.
 import os
 import re
 import subprocess
+import time
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from scratch import scratch_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 ARCHES = sorted(p.parent.name for p in ROOT.glob("kernel/arch/*/arch.mk"))
@@ -49,6 +52,24 @@ def test_bad_benchmark_is_refused_by_the_harness_with_the_choices():
     assert r.returncode == 2
     assert "'nosuch'" in r.stderr and "'getpid'" in r.stderr and "'cswitch'" in r.stderr
     assert make("check-args", "ARCH=riscv", "BENCH=getpid,select").returncode == 0
+
+
+def test_a_bad_profile_value_is_refused_before_anything_is_built(tmp_path):
+    """check-args (run and shell ask it first) has the harness check the
+    profile's values: memory.bandwidth_mbs = -1 is refused, naming the
+    field, in a tree with nothing built, within 2 s (about 0.5 s idle)."""
+    tree = scratch_tree(tmp_path)
+    profile = tree / "hw-models/profiles/ds3100.toml"
+    text = profile.read_text()
+    profile.write_text(re.sub(r"^bandwidth_mbs = \S+", "bandwidth_mbs = -1", text, flags=re.M))
+    t0 = time.monotonic()
+    r = subprocess.run(["make", "--no-print-directory", "run", "ARCH=mips", "PROFILE=ds3100"],
+                       cwd=tree, capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - t0
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "[memory] bandwidth_mbs = -1 must be a number > 0" in r.stderr
+    assert not (tree / "build").exists()
+    assert took < 2.0, f"{took:.2f} s"
 
 
 def test_bench_goes_to_the_harness():
