@@ -89,25 +89,27 @@ class Cache:
 
 @dataclass(frozen=True)
 class Hardware:
-    """The profile fields the predictions use, in nanoseconds and bytes."""
+    """The profile fields the predictions use, in nanoseconds and bytes.
+    A field that is a profile's parameter has its name (params.def),
+    section_field: memory.bandwidth_mbs is memory_bandwidth_mbs."""
 
     cycle_ns: float
-    cpi: float
-    branch_extra: float
-    load_extra: float
-    trap_extra: float
+    cpu_cpi: float
+    cpu_branch_extra: float
+    cpu_load_extra: float
+    cpu_trap_extra: float
     dcache: Cache | None
     l2: Cache | None
-    mem_latency_ns: float
-    mem_mbs: float | None                           # None: memory costs nothing
-    bus_bytes: int
+    memory_latency_ns: float
+    memory_bandwidth_mbs: float | None              # None: memory costs nothing
+    memory_bus_bytes: int
     disk_sequential_ns: float                       # a BSIZE request after the last one
     disk_random_ns: float                           # ... anywhere else: seek, half a turn
     # Instructions a load of the pointer chase takes (the registry's chase_insns).
     load_use_insns: float = 1.0
-    # memory.write_ns: a bus word's write cycle where it is slower than the
-    # read path's (the DS3100); 0: writes move at the bandwidth, as reads.
-    mem_write_ns: float = 0.0
+    # A bus word's write cycle where it is slower than the read path's (the
+    # DS3100); 0: writes move at the bandwidth, as reads.
+    memory_write_ns: float = 0.0
 
     @staticmethod
     def from_profile(data: dict[str, Any]) -> "Hardware":
@@ -140,26 +142,28 @@ class Hardware:
 
     # -- pieces, in ns
     def insns(self, n: float, branches: float = 0, loads: float = 0, traps: float = 0) -> float:
-        return (n * self.cpi + branches * self.branch_extra + loads * self.load_extra +
-                traps * self.trap_extra) * self.cycle_ns
+        return (n * self.cpu_cpi + branches * self.cpu_branch_extra +
+                loads * self.cpu_load_extra + traps * self.cpu_trap_extra) * self.cycle_ns
 
     def xfer(self, nbytes: int) -> float:
         """Memory time for nbytes: whole bus words at the bandwidth."""
-        if self.mem_mbs is None:
+        if self.memory_bandwidth_mbs is None:
             return 0.0
-        words = -(-nbytes // self.bus_bytes)
-        return words * self.bus_bytes * 1000.0 / self.mem_mbs
+        words = -(-nbytes // self.memory_bus_bytes)
+        return words * self.memory_bus_bytes * 1000.0 / self.memory_bandwidth_mbs
 
     def xfer_write(self, nbytes: int) -> float:
         """Memory time for writing nbytes: whole bus words, each a write
         cycle where the profile gives one (hw-models/core/memsys.c's
         wword_mcyc), else at the bandwidth."""
-        if self.mem_mbs is None or not self.mem_write_ns:
+        if self.memory_bandwidth_mbs is None or not self.memory_write_ns:
             return self.xfer(nbytes)
-        return -(-nbytes // self.bus_bytes) * self.mem_write_ns
+        return -(-nbytes // self.memory_bus_bytes) * self.memory_write_ns
 
     def mem_read(self, nbytes: int) -> float:
-        return 0.0 if self.mem_mbs is None else self.mem_latency_ns + self.xfer(nbytes)
+        if self.memory_bandwidth_mbs is None:
+            return 0.0
+        return self.memory_latency_ns + self.xfer(nbytes)
 
     # -- the memory-access curve
     def load_ns(self, size: int, stride: int) -> float:
@@ -198,7 +202,7 @@ class Hardware:
     def write_ns(self, nbytes: int) -> float:
         """The memory's busy time: a lower bound on the time (the write
         buffer may hide latency, never bandwidth)."""
-        if self.mem_mbs is None:
+        if self.memory_bandwidth_mbs is None:
             return 0.0
         if self.l2 is not None:
             # Stores reach the write-allocate, write-back L2 (through the

@@ -84,6 +84,13 @@ class Param:
     def key(self) -> str:
         return self.name.split(".", 1)[1]
 
+    @property
+    def label(self) -> str:
+        """The doc line with its unit, unless it names it: "memory bandwidth
+        (MB/s)", "extra cycles per trap" (a plot's axis)."""
+        return self.doc if not self.unit or self.unit in self.doc else \
+            f"{self.doc} ({self.unit})"
+
     def problem(self, v: Any) -> str | None:
         """Why v is not a value of this parameter, as the end of a message
         that names the field first ("[memory] bandwidth_mbs = -1 " + this)."""

@@ -34,7 +34,7 @@ from ..bench import paper as paper_tables
 from ..bench import report, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError, SetupError, UsageError
-from . import hwmodel, plotfiles
+from . import hwmodel, plotfiles, schema
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
 
@@ -221,23 +221,6 @@ def read_csv(path: Path) -> list[Row]:
 
 # ---------------------------------------------------------------- the plot
 
-# What a swept field is, in words, with its unit (the x axis).
-PARAM_WORDS = {
-    "memory.bandwidth_mbs": "memory bandwidth (MB/s, MB = 10^6 bytes)",
-    "memory.latency_ns": "memory latency (nanoseconds)",
-    "memory.bus_bytes": "memory bus width (bytes)",
-    "cpu.cpi": "cycles per instruction",
-    "cpu.clock_mhz": "processor clock (MHz)",
-    "cpu.trap_extra": "extra cycles per trap",
-    "icache.size": "instruction cache size (bytes)",
-    "dcache.size": "data cache size (bytes)",
-    "dcache.line": "data cache line (bytes)",
-    "dcache.write_buffer": "write buffer entries",
-    "l2.size": "second-level cache size (bytes)",
-    "disk.seek_ms": "disk seek time (milliseconds)",
-    "disk.rpm": "disk rotation speed (revolutions per minute)",
-    "disk.transfer_mbs": "disk transfer rate (MB/s)",
-}
 UNIT_WORDS = {"us": "microseconds", "ms": "milliseconds", "s": "seconds",
               "MB/s": "MB per second", "MIPS": "MIPS, VAX-11/780 = 1"}
 # What each case is, for the legends.
@@ -256,8 +239,13 @@ CASE_WORDS = {
 }
 
 
-def param_words(param: str) -> str:
-    return PARAM_WORDS.get(param, param)
+def param_words(param: str, unit: bool = True) -> str:
+    """What a swept field is, in words (params.def's doc line), with its
+    unit unless `unit` is False: the x axis, a title."""
+    p = schema.load().params.get(param)
+    if p is None:
+        return param
+    return p.label if unit else p.doc
 
 
 def case_words(bench: str, case: str) -> str:
@@ -315,7 +303,8 @@ def marks(profile: str, param: str, rows: list[Row]) -> Marks:
                 r.unit == "MB/s")
             if rel is not None:
                 relative[key] = rel
-    unit = param_words(param).partition("(")[2].split(",")[0].rstrip(")")
+    p = schema.load().params.get(param)
+    unit = p.unit if p else ""
     return Marks(at, f"{hw.name} {calibrated}: {number(at)} {unit}".rstrip(), paper, relative)
 
 
@@ -445,7 +434,7 @@ def plot(rows: list[Row], paths: list[Path], title: str, m: Marks | None = None)
 
 def title_for(profile: str, param: str) -> str:
     hw = hwmodel.load_profile(profile)
-    return f"{hw.machine} on {hw.isa}: {param_words(param).split(' (')[0]} varied, " \
+    return f"{hw.machine} on {hw.isa}: {param_words(param, unit=False)} varied, " \
            f"all else as profiled"
 
 
@@ -487,8 +476,8 @@ def run_sweep(profile: str, param: str, values: list[Any], benches: list[str],
         else:
             from . import heatmap
             at = (hw.get(param), hw.get(param2))
-            title = (f"{hw.machine} on {hw.isa}: {param_words(param).split(' (')[0]} x "
-                     f"{param_words(param2).split(' (')[0]}, all else as profiled")
+            title = (f"{hw.machine} on {hw.isa}: {param_words(param, unit=False)} x "
+                     f"{param_words(param2, unit=False)}, all else as profiled")
             plots = []
             for bench in dict.fromkeys(r.bench for r in rows):
                 names = [f"heatmap-{bench}.png", f"heatmap-{bench}.svg"]

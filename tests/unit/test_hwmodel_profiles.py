@@ -186,7 +186,7 @@ def test_optional_fields_reach_the_model_only_when_given(tmp_path):
     assert "write_ns" not in load_text(tmp_path, GOOD, {"memory.write_ns": None}).data["memory"]
     for bad in (40, 1000, "slow"):
         with pytest.raises(SetupError, match=rf"\[memory\] write_ns = {bad!r} must be a "
-                                             r"number from 100 to 600 \(a DRAM write cycle"):
+                                             r"number from 100 to 600 \(memory write cycle"):
             load_text(tmp_path, plain, {"memory.write_ns": bad})
 
 
