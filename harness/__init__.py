@@ -13,3 +13,11 @@ __version__ = "0.1"
 
 # The repository: where the build, the profiles and the results are.
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def rel(path: Path | str) -> str:
+    """`path` as messages name it: relative to the repository if inside it."""
+    try:
+        return str(Path(path).relative_to(ROOT))
+    except ValueError:
+        return str(path)

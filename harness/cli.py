@@ -40,8 +40,7 @@ from .bench import checks, compare, finaltable, provenance, report, rundir, suit
 from .course import debug, grade, labs
 from .errors import HarnessError, UsageError
 from .guest import machines
-from .model import (attribute, calibrate, executor, figure1, figure4, hwmodel, overhead,
-                    profiles, runs, sweep)
+from .model import (attribute, calibrate, counters, executor, figure1, figure4, overhead, profiles, runs, sweep)
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -106,7 +105,7 @@ def _profile(name: str) -> str:
     to `choices`, which lists the known ones."""
     if name in profiles.names():
         try:
-            profiles.get(name)
+            profiles.load(name)
         except HarnessError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
     return name
@@ -153,7 +152,7 @@ class Command:
 
 
 def _machine_and_profile(args: argparse.Namespace) -> tuple[machines.Machine, profiles.Profile]:
-    return machines.get(args.arch), profiles.get(args.profile)
+    return machines.get(args.arch), profiles.load(args.profile)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -165,16 +164,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     machine, profile = _machine_and_profile(args)
     out = Path(args.out)
     machine.check()                          # built? (SetupError saying what to run)
-    provenance.verify(machine, profile.hw)   # and not older than its sources?
+    provenance.verify(machine, profile)   # and not older than its sources?
     with rundir.RunDir(out, rundir.run_name(args.arch, args.profile, args.tag)) as d:
         log_path, hw_log = d.path("console.log"), d.path("hwmodel.log")
-        guest = runs.start(machine, profile.hw, log_path, hw_log)
+        guest = runs.start(machine, profile, log_path, hw_log)
         record = report.RunRecord(
             arch=args.arch, profile=profile.name, mips=profile.mips,
             profile_note=profile.note, results=[], tag=args.tag,
-            paper_machine=profile.hw.data.get("paper", ""),
-            paper_os=profile.hw.data.get("paper_os", ""),
-            provenance=provenance.record(machine, profile.hw, guest.argv))
+            paper_machine=profile.data.get("paper", ""),
+            paper_os=profile.data.get("paper_os", ""),
+            provenance=provenance.record(machine, profile, guest.argv))
         _say(f"harness: booting {args.arch} (profile {args.profile}): {' '.join(guest.argv)}")
 
         def progress(run: suite.BenchRun) -> None:
@@ -193,11 +192,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         record.results = suite.all_results(done)
         text = report.format_report(record)
         if profile.model:
-            joined = runs.attach_counters(record, profile.hw, hw_log, _say)
-            text += "\n" + hwmodel.format_counters(profile.hw, joined)
+            joined = runs.attach_counters(record, profile, hw_log, _say)
+            text += "\n" + counters.format_counters(profile, joined)
         if args.suite == "measure":
             record.meta["suite"] = "measure"
-            rows = finaltable.final_table(record, profile.hw.data)
+            rows = finaltable.final_table(record, profile.data)
             record.meta["final_table"] = finaltable.to_json(rows)
             text += "\n" + finaltable.format_table(rows, record)
         print(text, end="")
@@ -215,7 +214,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     machine, profile = _machine_and_profile(args)
     log_path = Path(args.out) / f"{args.arch}-{args.profile}-check.log"
     failed = []
-    with runs.start(machine, profile.hw, log_path) as guest:
+    with runs.start(machine, profile, log_path) as guest:
         guest.boot(timeout=machine.boot_timeout)
         for name in programs:  # a panic or hang stops here, with the console tail
             run = checks.run_check(guest, name, timeout=args.timeout or checks.DEFAULT_TIMEOUT)
@@ -234,8 +233,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_shell(args: argparse.Namespace) -> int:
     machine, profile = _machine_and_profile(args)
     stem = f"{args.arch}-{args.profile}-shell"
-    argv = runs.argv(machine, profile.hw, ROOT / "results" / f"{stem}.hw.log", interactive=True)
-    provenance.verify(machine, profile.hw)            # refuses a stale build
+    argv = runs.argv(machine, profile, ROOT / "results" / f"{stem}.hw.log", interactive=True)
+    provenance.verify(machine, profile)            # refuses a stale build
     err_path = Path("results") / f"{stem}.stderr"          # under ROOT, after the chdir
     _say(f"harness: {' '.join(argv)}")
     quit_key = ("Ctrl-E, then `quit`, to leave SIMH" if isinstance(machine.emulator, machines.Simh)
@@ -282,7 +281,7 @@ def report_text(record: report.RunRecord) -> str:
         hw = record.meta.get("hwmodel", {})
         items = [(r, record.model[(r.bench, r.case)]["per_op"]) for r in record.results
                  if (r.bench, r.case) in record.model]
-        text += "\n" + hwmodel.format_counter_table(
+        text += "\n" + counters.format_counter_table(
             record.profile, hw.get("params", {}).get("machine", ""), record.mips, items)
     if record.meta.get("final_table"):
         text += "\n" + finaltable.format_table(
@@ -652,7 +651,7 @@ def resolve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     --arch from the profile, and --case against the benchmark's cases."""
     profile = getattr(args, "profile", None)
     if "arch" in vars(args) and isinstance(profile, str):
-        isa = hwmodel.load_profile(profile).isa if hwmodel.is_model(profile) else None
+        isa = profiles.load(profile).isa if profiles.is_model(profile) else None
         if args.arch is None:
             args.arch = isa or machines.DEFAULT_ARCH
         elif isa is not None and isa != args.arch:

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import ROOT, __version__
+from .. import ROOT, __version__, rel
 from ..guest import buildstamp
 from ..guest.machines import Machine, Qemu, parse_qemu_version
 
@@ -106,14 +106,7 @@ def profile(hw: Any, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """The profile by name and by the hash of its file (a recalibrated
     profile keeps its name and changes its hash), and what was overridden."""
     return {"name": hw.name, "sha256": buildstamp.sha256_file(hw.path),
-            "file": _rel(hw.path), "model": bool(hw.model), "overrides": dict(overrides or {})}
-
-
-def _rel(path: Path) -> str:
-    try:
-        return str(Path(path).relative_to(ROOT))
-    except ValueError:
-        return str(path)
+            "file": rel(hw.path), "model": bool(hw.model), "overrides": dict(overrides or {})}
 
 
 def record(machine: Machine, hw: Any, argv: list[str] | None = None,

@@ -40,7 +40,7 @@ from ..bench import checks, provenance
 from ..errors import HarnessError
 from ..guest import machines
 from ..guest.console import Guest
-from ..model import hwmodel, profiles, runs
+from ..model import profiles, runs
 from ..model.executor import Executor, Job, run_jobs
 from . import labs
 from .labs import Lab
@@ -233,7 +233,7 @@ class Grader:
 
     def _profiles(self, lab: Lab) -> list[str]:
         keep = self._arches(lab.measure_arches())
-        return [p for p in lab.profiles() if hwmodel.load_profile(p).isa in keep]
+        return [p for p in lab.profiles() if profiles.load(p).isa in keep]
 
     def grade(self, lab: Lab) -> Grade:
         g = Grade(lab, policy=self.policy)
@@ -241,7 +241,7 @@ class Grader:
         check_arches = self._arches(lab.check_arches())
         measure_profiles = self._profiles(lab)
         all_arches = list(dict.fromkeys(
-            check_arches + [hwmodel.load_profile(p).isa for p in measure_profiles]))
+            check_arches + [profiles.load(p).isa for p in measure_profiles]))
         self.say(f"== Lab {lab.number}: {lab.title} ({lab.handout}) ==")
         broken = set()
         if self.build:
@@ -267,7 +267,7 @@ class Grader:
         targets = ["all", f"ARCH={arch}"]
         m = machines.get(arch)
         if m.model == "qemu-plugin" and any(
-                hwmodel.load_profile(p).isa == arch for p in lab.profiles()):
+                profiles.load(p).isa == arch for p in lab.profiles()):
             targets.insert(1, "hwmodel")
         ok, text = self.builder(targets)
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -340,7 +340,7 @@ class Grader:
         executor, when there is one and more than one boot to do."""
         wanted = []
         for profile in profiles_:
-            if hwmodel.load_profile(profile).isa in broken:
+            if profiles.load(profile).isa in broken:
                 continue
             for group in self._groups(lab, profile):
                 if "{policy}" in group[0].command and ctx.policy_exists is False:
@@ -359,7 +359,7 @@ class Grader:
                  ctx: Context) -> None:
         self._prefetch(lab, profiles_, broken, ctx)
         for profile in profiles_:
-            arch = hwmodel.load_profile(profile).isa
+            arch = profiles.load(profile).isa
             for group in self._groups(lab, profile):
                 commands = tuple(m.command.format(policy=self.policy) for m in group)
                 name = f"measure {profile}: {' ; '.join(commands)}"
@@ -433,7 +433,7 @@ class _Session:
             m = machines.get(self.arch)
             self.boots += 1
             log = self.log if self.boots == 1 else self.log.with_suffix(f".{self.boots}.log")
-            g = runs.start(m, profiles.get("none").hw, log)
+            g = runs.start(m, profiles.load("none"), log)
             g.__enter__()
             try:
                 g.boot(timeout=m.boot_timeout)
@@ -705,7 +705,7 @@ def write_baseline(g: Grade, force: bool = False) -> Path:
         "lab": g.lab.number, "title": g.lab.title,
         "made_by": baseline_command(g.lab),
         "commit": commit, "dirty": dirty, "created": provenance.now_utc(),
-        "profiles": {p: hwmodel.load_profile(p).isa for p in g.lab.profiles()},
+        "profiles": {p: profiles.load(p).isa for p in g.lab.profiles()},
         "values": values,
         "provenance": g.provenance,
     }

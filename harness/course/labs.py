@@ -20,7 +20,7 @@ from typing import Callable
 
 from ..bench import checks
 from ..guest import machines
-from ..model import hwmodel
+from ..model import modellog, profiles
 
 # ------------------------------------------------------------------ metrics
 
@@ -30,19 +30,19 @@ class Metric:
     name: str
     unit: str                   # shown after the number
     higher_is_better: bool
-    read: Callable[[hwmodel.Joined], float]
+    read: Callable[[modellog.Joined], float]
     help: str
 
 
-def _counter(name: str) -> Callable[[hwmodel.Joined], float]:
+def _counter(name: str) -> Callable[[modellog.Joined], float]:
     return lambda j: j.per_op(name)
 
 
-def _extra_per_op(name: str) -> Callable[[hwmodel.Joined], float]:
+def _extra_per_op(name: str) -> Callable[[modellog.Joined], float]:
     return lambda j: float(j.result.extra.get(name, 0)) / (j.result.iters or 1)
 
 
-def _mb_per_s(j: hwmodel.Joined) -> float:
+def _mb_per_s(j: modellog.Joined) -> float:
     v = j.result.mb_per_s
     if v is None:
         raise ValueError(f"{j.result.bench} {j.result.case} is not a bandwidth benchmark")
@@ -150,7 +150,7 @@ class Lab:
         """The ISAs the lab's profiles run on (their `isa`), in order."""
         out: list[str] = []
         for p in self.profiles():
-            isa = hwmodel.load_profile(p).isa
+            isa = profiles.load(p).isa
             if isa not in out:
                 out.append(isa)
         return out

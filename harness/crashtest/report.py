@@ -15,7 +15,7 @@ from typing import Callable
 from .. import ROOT
 from ..bench import provenance
 from ..guest import machines
-from ..model import hwmodel, plotfiles
+from ..model import plotfiles, profiles
 from . import replay, run, wlog
 
 
@@ -164,7 +164,7 @@ def crashtest(out: Path, arch: str = machines.DEFAULT_ARCH, profile: str = "",
         text += "\ninconsistent crash points, by the first problem fsck found:\n" + why
     where.mkdir(parents=True, exist_ok=True)
     (where / "crashtest.txt").write_text(text)
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     made_by = provenance.record(machine, hw, [], None)
     (where / "crashtest.json").write_text(json.dumps({
         "made_by": made_by, "arch": arch, "profile": profile, "max_points": max_points,

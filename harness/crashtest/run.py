@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import BenchmarkError, SetupError
 from ..guest import machines
 from ..guest.elfsyms import Symbols
-from ..model import hwmodel, runs
+from ..model import modellog, profiles, runs
 
 POLICIES = ("sync", "delayed", "writethrough")
 
@@ -51,7 +51,7 @@ def make_log(arch: str, profile: str, workload: str, policy: str, outdir: Path,
              timeout: float = 600.0) -> Path:
     """Run one workload under one policy; the write log's path."""
     machine = machines.get(arch)
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     if not hw.model:
         raise SetupError("the write log needs a profile with a model (e.g. ds3100-riscv)")
     outdir.mkdir(parents=True, exist_ok=True)
@@ -67,7 +67,7 @@ def make_log(arch: str, profile: str, workload: str, policy: str, outdir: Path,
             if bad:
                 raise BenchmarkError(f"{c!r}: {bad[0]}")
         g.halt()
-    regions, warnings = hwmodel.read_log(outdir / f"{stem}.hw.log")
+    regions, warnings = modellog.read_log(outdir / f"{stem}.hw.log")
     if warnings:
         raise BenchmarkError(f"hardware model warned: {warnings[0]}")
     return log

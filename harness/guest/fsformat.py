@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import ROOT
+from .. import ROOT, rel
 from ..errors import SetupError
 
 FSFORMAT_H = ROOT / "kernel" / "include" / "fsformat.h"
@@ -64,11 +64,7 @@ class Header:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        try:
-            rel = path.relative_to(ROOT)
-        except ValueError:
-            rel = path
-        self.where = str(rel)
+        self.where = rel(path)
         text = re.sub(r"/\*.*?\*/", " ", path.read_text(), flags=re.S)
         self._values: dict[str, int] = {}
         self.defines: dict[str, str] = {}

@@ -182,7 +182,7 @@ class Machine:
     # insns= (docs/protocol.md); elsewhere only the model counts them.
     counts_insns: bool = False
 
-    # ---- the hardware model (harness/model/hwmodel.py)
+    # ---- the hardware model (harness/model/modelargs.py)
     # Its back end: "qemu-plugin" (build/hw-models/libhwmodel.so) or "simh"
     # (the model inside our SIMH); None while the model has no instruction
     # classes for the ISA.
@@ -203,7 +203,7 @@ class Machine:
     # The TLB a profile's [tlb] section can model on this ISA
     # (hw-models/core/tlb.c): "walk", the hardware walks the page table and
     # the model charges the walk (the decoder, isa_<isa>.c, knows the MMU);
-    # "software", the kernel refills it (at hwmodel.TLB_REFILL_SYMBOL) and is
+    # "software", the kernel refills it (at modelargs.TLB_REFILL_SYMBOL) and is
     # charged as the code it is; None: no [tlb] on this ISA.
     tlb_refill: str | None = None
     # Whether the model counts segment register loads (Chen et al.'s event;

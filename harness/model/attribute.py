@@ -35,7 +35,7 @@ from ..bench import suite
 from ..errors import HarnessError
 from ..guest import machines
 from ..guest.elfsyms import Symbols, load_range
-from . import hwmodel
+from . import modellog, profiles
 from .runs import ModelRun, run_model
 
 
@@ -59,7 +59,7 @@ def parse(path: Path, region: int) -> list[dict[str, int]]:
         words = line.split()
         if not words or words[0] != "HWATTR":
             continue
-        f = hwmodel.parse_fields(words[1:], line)
+        f = modellog.parse_fields(words[1:], line)
         for key in ("vaddr", "paddr"):
             v = f.get(key, "-")
             f[key] = -1 if v == "-" else int(str(v), 16) if isinstance(v, str) else v
@@ -110,7 +110,7 @@ def collect(profile: str, command: str, region: int | None = None, arch: str | N
     case: the region of that case of what `command` prints (guessed from
     the benchmark's short_case_names, and if the run shows the guess wrong,
     run again with the region the case's RESULT line came from)."""
-    arch = arch or hwmodel.load_profile(profile).isa
+    arch = arch or profiles.load(profile).isa
     machine = machines.get(arch)
     if case is not None:
         region = _case_guess(command, case)

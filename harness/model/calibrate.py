@@ -31,11 +31,11 @@ Everything else the model produces is a prediction: getpid, cswitch,
 select, read from the file cache, and the rest.
 
 MIPS "relative to a VAX-11/780 = 1" needs the 780's time for our benchmark:
-the VAX build of `mips` executes hwmodel.VAX_MIPS_INSNS_PER_ITER instructions
+the VAX build of `mips` executes mipsscale.VAX_MIPS_INSNS_PER_ITER instructions
 per iteration, and the 780 ran 0.47 million VAX instructions per second
 (Emer & Clark, ISCA 1984: 10.6 cycles of 200 ns).  Every model, whatever its
 ISA, is rated by that same 780 time for the same number of iterations
-(hwmodel.mips_rating), so the MicroVAX II fitted to 0.9 reads 0.9 and the
+(mipsscale.mips_rating), so the MicroVAX II fitted to 0.9 reads 0.9 and the
 others are on its scale.
 
 The fit is Broyden's method on the logarithms of the parameters; each
@@ -56,7 +56,7 @@ from pathlib import Path
 from .. import ROOT
 from ..bench import paper, suite
 from ..errors import HarnessError
-from . import hwmodel, schema
+from . import mipsscale, profiles, schema
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
 
@@ -70,7 +70,7 @@ MIPS_CMD = suite.BY_NAME["mips"].short_command
 BCOPY_CMD = suite.BY_NAME["bcopy"].short_command     # 1 MB: bigger than any of the caches
 
 
-rating = hwmodel.mips_rating       # MIPS relative to a VAX-11/780
+rating = mipsscale.mips_rating       # MIPS relative to a VAX-11/780
 
 
 WRITE_NS = "memory.write_ns"
@@ -102,7 +102,7 @@ class Targets:
     row: str
 
 
-def targets(hw: hwmodel.HwProfile) -> Targets:
+def targets(hw: profiles.Profile) -> Targets:
     machine, os_name = hw.data.get("paper", ""), hw.data.get("paper_os", "")
     if not machine or machine not in paper.TABLE1:
         raise HarnessError(f"profile {hw.name!r} has no Table 1 machine to calibrate against")
@@ -143,7 +143,7 @@ def measure(name: str, cpi: float, bw: float, arch: str,
     return Point(cpi, bw, mips, cached, uncached, write_ns)
 
 
-def fits_write_cycle(hw: hwmodel.HwProfile) -> bool:
+def fits_write_cycle(hw: profiles.Profile) -> bool:
     """Whether memory.write_ns is fitted too: a write-through cache whose
     memory has its own write time, so the cached copy measures the writes
     and the uncached one the reads besides."""
@@ -152,12 +152,12 @@ def fits_write_cycle(hw: hwmodel.HwProfile) -> bool:
             and dc["write_policy"] == "write-through")
 
 
-def cached_copy_uses_memory(hw: hwmodel.HwProfile) -> bool:
+def cached_copy_uses_memory(hw: profiles.Profile) -> bool:
     dc = hw.data["dcache"]
     return dc["size"] == 0 or dc["write_policy"] == "write-through"
 
 
-def bandwidth_floor(hw: hwmodel.HwProfile, t: Targets) -> float:
+def bandwidth_floor(hw: profiles.Profile, t: Targets) -> float:
     """The least memory bandwidth the paper's own copy rates imply: an
     uncached copy reads and writes every byte; a cached copy on a
     write-through machine writes every byte through, and with no cache at
@@ -192,7 +192,7 @@ def fit(name: str, say=print, *, arch: str) -> Fit:
     the columns that are within reach, and if none is, set to
     bandwidth_floor() with the CPI alone fitted (fit_cpi).  Either way the
     result says so."""
-    hw = hwmodel.load_profile(name)
+    hw = profiles.load(name)
     t = targets(hw)
     history: list[Point] = []
     columns = fitted_columns(hw)
@@ -224,7 +224,7 @@ def fit(name: str, say=print, *, arch: str) -> Fit:
     return Fit(p, history, t, reach, why)
 
 
-def _fit_with_write_cycle(hw: hwmodel.HwProfile, t: Targets, history: list[Point],
+def _fit_with_write_cycle(hw: profiles.Profile, t: Targets, history: list[Point],
                           say, arch: str) -> Fit:
     """CPI to Table 1, write time to the cached column, bandwidth to the
     uncached one (fits_write_cycle), within the write time's documented
@@ -358,20 +358,20 @@ def _progress(p: Point, t: Targets) -> str:
 def reference() -> str:
     """What "VAX-11/780 = 1" means, in words."""
     return (f"the 780's time for the same iterations of guests/bin/mips.c: "
-            f"{hwmodel.VAX_MIPS_INSNS_PER_ITER} VAX instructions each at "
-            f"{hwmodel.VAX_780_INSNS_PER_SECOND / 1e6:g} million per second")
+            f"{mipsscale.VAX_MIPS_INSNS_PER_ITER} VAX instructions each at "
+            f"{mipsscale.VAX_780_INSNS_PER_SECOND / 1e6:g} million per second")
 
 
 def error(value: float, target: float) -> float:
     return (value - target) / target
 
 
-def fitted_columns(hw: hwmodel.HwProfile) -> list[str]:
+def fitted_columns(hw: profiles.Profile) -> list[str]:
     """The Table 5 columns the bandwidth is fitted to (the others are predictions)."""
     return ["cached", "uncached"] if cached_copy_uses_memory(hw) else ["uncached"]
 
 
-def misses(hw: hwmodel.HwProfile, f: Fit) -> list[str]:
+def misses(hw: profiles.Profile, f: Fit) -> list[str]:
     """The targets the result is not within 5% of, e.g. ['bcopy_cached']: Table 1,
     and the Table 5 columns that depend on memory, fitted or out of reach."""
     p, t = f.point, f.targets
@@ -383,7 +383,7 @@ def misses(hw: hwmodel.HwProfile, f: Fit) -> list[str]:
     return out
 
 
-def write_back(hw: hwmodel.HwProfile, f: Fit, today: str) -> None:
+def write_back(hw: profiles.Profile, f: Fit, today: str) -> None:
     """Put the fitted values into the profile, keeping its comments, and
     replace its [calibration] section."""
     p, t = f.point, f.targets
@@ -415,7 +415,7 @@ def write_back(hw: hwmodel.HwProfile, f: Fit, today: str) -> None:
 # Written by `python3 -m harness calibrate --profile {hw.name}`; do not edit.
 # Fitted: {fitted}, nothing else.  Targets: Table 1
 # MIPS and Table 5 bcopy ({t.row}): {fitted_cols}.{bound}
-# MIPS reference: {reference()} (harness/model/hwmodel.py).
+# MIPS reference: {reference()} (harness/model/mipsscale.py).
 date = "{today}"
 not_within_5_percent = {json.dumps(missed)}
 mips_target = {t.mips:g}
@@ -426,7 +426,7 @@ bcopy_cached_paper = {t.bcopy_cached:g}
 bcopy_cached = {p.bcopy_cached:.3f}
 {write_line}"""
     hw.path.write_text(text.rstrip("\n") + "\n" + section)
-    hwmodel.load_profile(hw.name, path=hw.path)   # still valid?
+    profiles.load(hw.name, path=hw.path)   # still valid?
 
 
 def set_fields(text: str, values: dict[str, tuple[str, str]], where: Path) -> str:
@@ -454,7 +454,7 @@ def set_fields(text: str, values: dict[str, tuple[str, str]], where: Path) -> st
 def fit_job(name: str, say=print) -> tuple[Fit, dict]:
     """One machine's fit, a job of the executor (harness/model/executor.py):
     (the fit, what produced its last measurement)."""
-    hw = hwmodel.load_profile(name)
+    hw = profiles.load(name)
     say(f"calibrate {name} ({hw.machine}):")
     f = fit(name, say, arch=hw.isa)
     return f, dict(last_provenance)
@@ -481,7 +481,7 @@ def record(name: str, f: Fit, made_by: dict, today: str, write: bool, out: Path 
            say) -> dict:
     """Report one machine's fit, write it back into its profile (if
     `write`) and to OUT/calibration-NAME.json; the record."""
-    hw = hwmodel.load_profile(name)
+    hw = profiles.load(name)
     p, t = f.point, f.targets
     rec = {"profile": name, "date": today, "fitted": asdict(p), "targets": asdict(t),
            "bcopy_columns_fitted": f.columns,

@@ -40,7 +40,7 @@ from ..bench import paper, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError
 from ..guest.protocol import Result
-from . import hwmodel, plotfiles
+from . import plotfiles, profiles
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
 
@@ -146,7 +146,7 @@ def our_value(b: Bench, results: list[Result]) -> float:
 def measure(profile: str, say=print) -> tuple[list[Result], dict]:
     """The benchmarks of the figure under one model: one boot, default
     arguments; (results, provenance)."""
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     say(f"figure1: {profile} ({hw.machine}, on {hw.isa})")
     commands = [suite.BY_NAME[b.name].command_line for b in BENCHES]
     run = run_model(profile, commands, arch=hw.isa, tag="figure1",

@@ -31,7 +31,7 @@ from typing import Callable
 
 from ..bench.finaltable import Hardware
 from ..guest import protocol
-from . import hwmodel, plotfiles
+from . import plotfiles, profiles
 from .runs import run_model
 
 POLICIES = ("coloured", "random", "list")
@@ -53,7 +53,7 @@ def command(policy: str, refs: int = REFS) -> str:
 
 def points(profile: str, outputs: dict[str, list[str]], refs: int = REFS) -> list[Point]:
     """The measured curves from each policy's output, and the prediction."""
-    hw = Hardware.from_profile(hwmodel.load_profile(profile).data)
+    hw = Hardware.from_profile(profiles.load(profile).data)
     pts = []
     sizes: list[int] = []
     for policy in POLICIES:
@@ -124,7 +124,7 @@ def format_table(pts: list[Point]) -> str:
 
 def figure4(profile: str, out: Path, say: Callable[[str], None] = print,
             refs: int = REFS) -> tuple[str, list[Path]]:
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     commands = [command(p, refs) for p in POLICIES]
     say(f"harness: figure4: {profile}: {', '.join(commands)}")
     run = run_model(profile, commands, tag="figure4", timeout=900)

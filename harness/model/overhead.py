@@ -31,7 +31,7 @@ from typing import Callable
 from .. import ROOT
 from ..bench import provenance, suite
 from ..guest import buildstamp, machines, protocol
-from . import hwmodel, runs
+from . import modelargs, profiles, runs
 
 # {benchmark: (emulator CPU seconds, guest instructions)}
 Timings = dict[str, tuple[float, int]]
@@ -48,12 +48,12 @@ def run_suite(profile: str, arch: str, benches: list[suite.Benchmark],
     floor: boot without a model (profile none) but with the floor plugin."""
     m = machines.get(arch)
     logdir = ROOT / "build" / arch / "model-runs"
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     name = "floor" if floor else profile
     log = logdir / f"overhead-{name}.log"
     if floor:
         provenance.verify(m, hw)
-        guest = m.guest(m.command(extra=hwmodel.floor_args(m)), log)
+        guest = m.guest(m.command(extra=modelargs.floor_args(m)), log)
     else:
         guest = runs.start(m, hw, log, logdir / "overhead.hw.log")
     out = {}
@@ -114,9 +114,9 @@ def overhead(profile: str, repeat: int = 3, bench_names: list[str] | None = None
     `floor`, under the floor plugin); keep the best of each; write the
     table to `out` (a .txt file).  The configurations take turns in each
     round, so that a change in the host's load falls on all of them."""
-    arch = hwmodel.load_profile(profile).isa
+    arch = profiles.load(profile).isa
     if floor:
-        hwmodel.floor_args(machines.get(arch))          # SetupError now, not after a run
+        modelargs.floor_args(machines.get(arch))          # SetupError now, not after a run
     benches = suite.choose(bench_names)
     configs = ["none"] + (["floor"] if floor else []) + [profile]
     best: dict[str, Timings] = {c: {} for c in configs}
@@ -136,10 +136,10 @@ def overhead(profile: str, repeat: int = 3, bench_names: list[str] | None = None
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     # what produced it, beside it (harness/bench/provenance.py)
-    made_by = provenance.record(machines.get(arch), hwmodel.load_profile(profile))
+    made_by = provenance.record(machines.get(arch), profiles.load(profile))
     if floor:
-        made_by["floor_plugin"] = {"path": str(hwmodel.FLOOR_PLUGIN.relative_to(ROOT)),
-                                   "sha256": buildstamp.sha256_file(hwmodel.FLOOR_PLUGIN)}
+        made_by["floor_plugin"] = {"path": str(modelargs.FLOOR_PLUGIN.relative_to(ROOT)),
+                                   "sha256": buildstamp.sha256_file(modelargs.FLOOR_PLUGIN)}
     path.with_suffix(".json").write_text(json.dumps(
         {"table": text, "best": best, "provenance": made_by}, indent=1) + "\n")
     return text, path

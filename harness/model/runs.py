@@ -1,6 +1,6 @@
 """Guests under a profile: the common step of every command that boots one.
 
-    guest = start(machine, profile.hw, log)      # unstarted; `with guest:` boots it
+    guest = start(machine, profile, log)   # unstarted; `with guest:` boots it
     run = run_model("ds3100", ["mips -n 5000"], overrides={"cpu.cpi": 1.2})
     run.results          # RESULT lines, parsed
     run.joined           # each with its timed and empty HWREGION records
@@ -28,7 +28,7 @@ from ..errors import BenchmarkError
 from ..guest import machines, protocol
 from ..guest.console import Guest
 from ..guest.machines import Machine
-from . import hwmodel
+from . import modelargs, modellog, profiles
 
 _counter = itertools.count()
 
@@ -38,14 +38,14 @@ def hw_log_for(log: Path) -> Path:
     return log.with_name(log.stem + ".hw.log")
 
 
-def argv(machine: Machine, hw: hwmodel.HwProfile, hw_log: Path,
+def argv(machine: Machine, hw: profiles.Profile, hw_log: Path,
          extra: list[str] | tuple[str, ...] = (), interactive: bool = False) -> list[str]:
     """The emulator's command line for this machine and profile."""
     base = machine.command(interactive=interactive)       # SetupError if not built
-    return base + hwmodel.emulator_args(hw, machine, hw_log, extra)
+    return base + modelargs.emulator_args(hw, machine, hw_log, extra)
 
 
-def start(machine: Machine, hw: hwmodel.HwProfile, log: Path, hw_log: Path | None = None,
+def start(machine: Machine, hw: profiles.Profile, log: Path, hw_log: Path | None = None,
           extra: list[str] | tuple[str, ...] = ()) -> Guest:
     """An unstarted guest of `machine` timed by `hw` (none: no model).
     SetupError, with the command that fixes it, if the kernel (or the
@@ -57,10 +57,10 @@ def start(machine: Machine, hw: hwmodel.HwProfile, log: Path, hw_log: Path | Non
 
 @dataclass
 class ModelRun:
-    profile: hwmodel.HwProfile
+    profile: profiles.Profile
     results: list[protocol.Result]
-    regions: list[hwmodel.Region]
-    joined: list[hwmodel.Joined]
+    regions: list[modellog.Region]
+    joined: list[modellog.Joined]
     log: Path
     outputs: dict[str, list[str]] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)   # harness/bench/provenance.py
@@ -76,7 +76,7 @@ def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | Non
               arch: str | None = None, timeout: float = 300.0, extra: list[str] | None = None,
               tag: str = "") -> ModelRun:
     """arch: the profile's ISA by default."""
-    hw = hwmodel.load_profile(profile, overrides)
+    hw = profiles.load(profile, overrides)
     machine = machines.get(arch or hw.isa)
     outdir = ROOT / "build" / machine.arch / "model-runs"
     stem = f"{profile}-{tag or 'run'}-{os.getpid()}-{next(_counter)}"
@@ -100,21 +100,21 @@ def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | Non
                 raise BenchmarkError(f"{c!r} printed no RESULT line "
                                      f"(last output: {'; '.join(out.lines[-3:])})")
             results += got
-    regions, warnings = hwmodel.read_log(log)
+    regions, warnings = modellog.read_log(log)
     if warnings:
         raise BenchmarkError(f"hardware model warned: {warnings[0]}")
-    return ModelRun(hw, results, regions, hwmodel.join(results, regions), log, outputs, made_by)
+    return ModelRun(hw, results, regions, modellog.join(results, regions), log, outputs, made_by)
 
 
-def attach_counters(record: report.RunRecord, hw: hwmodel.HwProfile, hw_log: Path,
-                    say: Callable[[str], None]) -> list[hwmodel.Joined]:
+def attach_counters(record: report.RunRecord, hw: profiles.Profile, hw_log: Path,
+                    say: Callable[[str], None]) -> list[modellog.Joined]:
     """Pair each RESULT of a suite run with the model's region records, and
     keep them in the record: each case's records and counters per operation
     (record.model), the model's parameters (its JSON's "hwmodel")."""
-    regions, warnings = hwmodel.read_log(hw_log)
+    regions, warnings = modellog.read_log(hw_log)
     for w in warnings:
         say(f"harness: hardware model: {w}")
-    joined = hwmodel.join(record.results, regions)
+    joined = modellog.join(record.results, regions)
     record.meta["hwmodel"] = {"profile": record.profile, "log": hw_log.name, "params": hw.data}
     for j in joined:
         record.model[(j.result.bench, j.result.case)] = {

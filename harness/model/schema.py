@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import ROOT
+from .. import ROOT, rel
 from ..errors import SetupError
 
 PARAMS_DEF = ROOT / "hw-models" / "core" / "params.def"
@@ -388,8 +388,4 @@ def _load(path: Path) -> Schema:
         text = path.read_text()
     except OSError as e:
         raise SetupError(f"cannot read the model's parameters: {e}") from None
-    try:
-        where = str(path.relative_to(ROOT))
-    except ValueError:
-        where = str(path)
-    return parse(text, where)
+    return parse(text, rel(path))

@@ -34,7 +34,7 @@ from ..bench import paper as paper_tables
 from ..bench import report, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError, SetupError, UsageError
-from . import hwmodel, plotfiles, schema
+from . import mipsscale, modellog, plotfiles, profiles, schema
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
 
@@ -78,10 +78,10 @@ def check_values(profile: str, param: str, values: list[Any], which: str = "") -
     """Refuse a bad swept value before anything boots, blaming the value
     (which: "2" for the second field of a grid: its options are --param2
     and --values2)."""
-    hwmodel.load_profile(profile)               # the profile itself must be good
+    profiles.load(profile)               # the profile itself must be good
     for v in values:
         try:
-            hwmodel.load_profile(profile, {param: v})
+            profiles.load(profile, {param: v})
         except SetupError as e:
             why = str(e).split(": ", 1)[-1]
             raise UsageError(f"sweep --param{which} {param} --values{which}: {v!r} is not a "
@@ -96,7 +96,7 @@ def check_pairs(profile: str, param: str, values: list[Any], param2: str,
     for v in values:
         for v2 in values2:
             try:
-                hwmodel.load_profile(profile, {param: v, param2: v2})
+                profiles.load(profile, {param: v, param2: v2})
             except SetupError as e:
                 why = str(e).split(": ", 1)[-1]
                 raise UsageError(f"sweep: {param} = {v!r} with {param2} = {v2!r} is not a "
@@ -120,7 +120,7 @@ def measure_point(profile: str, point: tuple[tuple[str, Any], ...], benches: lis
     for j in run.joined:
         r = j.result
         if r.bench == "mips":
-            machine_mips = hwmodel.mips_rating(r.iters, r.net_ns)
+            machine_mips = mipsscale.mips_rating(r.iters, r.net_ns)
     rows: list[Row] = []
     for j in run.joined:
         r = j.result
@@ -170,7 +170,7 @@ def sweep(profile: str, param: str, values: list[Any], benches: list[str],
     order, whatever order `ex` ran them in (one after another if not
     given).  With param2 and values2: every pair of values."""
     check(profile, param, values, benches, param2, values2)
-    arch = arch or hwmodel.load_profile(profile).isa
+    arch = arch or profiles.load(profile).isa
     points = grid(param, values, param2, values2)
     jobs = [Job(f"{profile} " + " ".join(f"{k}={v}" for k, v in pt), measure_point,
                 (profile, pt, list(benches), arch)) for pt in points]
@@ -187,7 +187,7 @@ def write_csv(rows: list[Row], path: Path) -> None:
     """Tidy: one row per point and benchmark case.  A grid sweep's have
     the second field and its value after the first's (param2, value2)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    keys = list(hwmodel.COUNTERS)
+    keys = list(modellog.COUNTERS)
     two = any(r.param2 is not None for r in rows)
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
@@ -279,7 +279,7 @@ class Marks:
 
 
 def marks(profile: str, param: str, rows: list[Row]) -> Marks:
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     at = hw.get(param)
     calibrated = "as calibrated" if param in ("cpu.cpi", "memory.bandwidth_mbs") and \
         "calibration" in hw.data else "as profiled"
@@ -433,7 +433,7 @@ def plot(rows: list[Row], paths: list[Path], title: str, m: Marks | None = None)
 
 
 def title_for(profile: str, param: str) -> str:
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     return f"{hw.machine} on {hw.isa}: {param_words(param, unit=False)} varied, " \
            f"all else as profiled"
 
@@ -456,7 +456,7 @@ def run_sweep(profile: str, param: str, values: list[Any], benches: list[str],
     """Measure (on `ex`: one point after another if not given), then write
     the sweep's directory under `out` (results/).  With param2: a grid,
     plotted as one heat map per benchmark (heatmap-BENCH.png and .svg)."""
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     arch = arch or hw.isa
     over = f"{param} over {values}" + (f" x {param2} over {values2}" if param2 else "")
     say(f"sweep {profile} ({hw.machine}): {over}; benchmarks {', '.join(benches)}")

@@ -2,7 +2,7 @@
  * records.c: everything the model writes, in one place, for every front
  * end.  To out=FILE (else to the front end's log, or nowhere), one line
  * each (hw-models/README.md, "What the model logs"; the harness reads them:
- * harness/model/hwmodel.py):
+ * harness/model/modellog.py):
  *
  *   HWMODEL isa=... cpu.clock_mhz=...   the parameters, at start
  *   HWREGION seq=N id=ID insns=...  one per timed region, at its end

@@ -4,7 +4,7 @@
  * The model itself is the engine in hw-models/core (model.h); this file
  * only instruments translated code so that the engine hears of every
  * instruction, access and marker.  hw-models/README.md says how to use it;
- * the harness (harness/model/hwmodel.py) turns a profile into its arguments.
+ * the harness (harness/model/modelargs.py) turns a profile into its arguments.
  *
  * How it stays cheap.  At translation time each block is cut into segments
  * that end at a marker; the instruction count and the static cost (CPI and

@@ -9,9 +9,10 @@
  *
  * Loading a model: the SIMH command
  *      MODEL key=value,key=value,...
- * with the engine's keys (core/options.c; harness/model/hwmodel.py writes them,
- * and the harness's SIMH script says `model %1`).  No MODEL, or an empty
- * one: no model, and the simulator is the plain deterministic one.
+ * with the engine's keys (core/params.def; harness/model/modelargs.py
+ * writes them, and the harness's SIMH script says `model %1`).  No MODEL,
+ * or an empty one: no model, and the simulator is the plain deterministic
+ * one.
  *
  * What SIMH reports, per VAX instruction: its opcode once known
  * (model_insn: CPI and the class extra, isa_vax.c), every data read and

@@ -13,13 +13,13 @@ from pathlib import Path
 from harness import ROOT
 from harness.guest import machines
 from harness.guest.console import Guest
-from harness.model import hwmodel, profiles, runs
+from harness.model import modelargs, profiles, runs
 
 ARCHES = tuple(machines.MACHINES)
 MODEL_ARCHES = tuple(a for a, m in machines.MACHINES.items() if m.model is not None)
 TRACING_ARCHES = tuple(a for a in MODEL_ARCHES
-                       if hwmodel.backend(machines.get(a)).tracing)
-PROFILE = profiles.get("none")
+                       if modelargs.backend(machines.get(a)).tracing)
+PROFILE = profiles.load("none")
 TIMEOUT = 30.0          # host seconds per command; each takes about one
 
 
@@ -30,6 +30,6 @@ def logs(arch: str) -> Path:
 def start_guest(name: str, arch: str = "riscv") -> Guest:
     """A booted guest of `arch` with no model; its console log is NAME.log."""
     m = machines.get(arch)
-    g = runs.start(m, PROFILE.hw, logs(arch) / f"{name}.log")
+    g = runs.start(m, PROFILE, logs(arch) / f"{name}.log")
     g.boot(timeout=m.boot_timeout)
     return g

@@ -25,7 +25,7 @@ from harness.crashtest import fsread, report, run, wlog
 from harness.guest import fsformat, machines
 from harness.guest.elfsyms import Symbols
 from harness.guest.protocol import Result, parse_lines
-from harness.model import hwmodel, runs
+from harness.model import profiles, runs
 
 ARCH = "riscv"
 
@@ -43,7 +43,7 @@ def machine():
 
 
 def _results(machine, extra, tmp_path, name):
-    hw = hwmodel.load_profile(machine.model_profile)
+    hw = profiles.load(machine.model_profile)
     g = runs.start(machine, hw, tmp_path / f"{name}.log", tmp_path / f"{name}.hw.log", extra)
     with g:
         g.boot(timeout=machine.boot_timeout)

@@ -23,12 +23,12 @@ second each).
 import pytest
 
 from booting import MODEL_ARCHES, TIMEOUT, TRACING_ARCHES, logs
-from harness.guest import machines, protocol
-from harness.model import hwmodel, runs
+from harness.guest import fsformat, machines, protocol
+from harness.model import modelargs, modellog, profiles, runs
 
 import hwmodel_ref
 
-pytestmark = pytest.mark.skipif(not hwmodel.PLUGIN.exists(),
+pytestmark = pytest.mark.skipif(not modelargs.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
 
@@ -42,7 +42,7 @@ def start(name, arch, profile, overrides=None, extra=(), log=None):
     m = machines.get(arch)
     if not m.kernel_path().exists():
         pytest.skip(f"{m.kernel} missing: run `make ARCH={arch}`")
-    hw = hwmodel.load_profile(profile, overrides)
+    hw = profiles.load(profile, overrides)
     log = log or logs(arch) / f"{name}.hw.log"
     g = runs.start(m, hw, logs(arch) / f"{name}.log", log, list(extra))
     g.boot(timeout=m.boot_timeout)
@@ -57,7 +57,7 @@ def run_model(name, commands, profile=None, overrides=None, extra=(), arch="risc
         for c in commands:
             out = g.run(c, timeout=TIMEOUT)
             results += [r for r in out.records() if isinstance(r, protocol.Result)]
-    regions, warnings = hwmodel.read_log(log)
+    regions, warnings = modellog.read_log(log)
     assert warnings == []
     return results, regions
 
@@ -66,7 +66,7 @@ def model_header(name, arch):
     """The HWMODEL line the model wrote first in run `name`'s log, as fields."""
     line = next(x for x in (logs(arch) / f"{name}.hw.log").read_text().splitlines()
                 if x.startswith("HWMODEL "))
-    return hwmodel.parse_fields(line.split()[1:], line)
+    return modellog.parse_fields(line.split()[1:], line)
 
 
 WORKLOAD = ("getpid -n 30", "bcopy -c 3K -u 0 -n 2")
@@ -131,9 +131,9 @@ def test_guest_time_is_model_time_and_runs_repeat(arch):
     # the model took this ISA for the registry's (QEMU's plugin picks its
     # instruction classes by QEMU's target)
     assert model_header("hw-repeat-1", arch)["isa"] == machines.get(arch).model_isa
-    joined = hwmodel.join(first, regions)           # raises unless clocks agree exactly
+    joined = modellog.join(first, regions)           # raises unless clocks agree exactly
     assert [j.result.bench for j in joined] == ["getpid", "bcopy"]
-    cycle_ns = 1000 / hwmodel.load_profile(profile_of(arch)).get("cpu.clock_mhz")
+    cycle_ns = 1000 / profiles.load(profile_of(arch)).get("cpu.clock_mhz")
     for j in joined:
         assert j.timed.clock_ns == j.result.ns and j.empty.clock_ns == j.result.loop_ns
         # marker to marker includes the clock reads: a few dozen instructions
@@ -243,7 +243,7 @@ def test_sparc_window_traps_are_counted():
     cswitch round trip takes both, and more overflows than underflows
     (a flush writes out windows nobody returns into)."""
     results, regions = run_model("hw-windows", ["getpid -n 50", "cswitch -n 50"], arch="sparc")
-    getpid, cswitch = hwmodel.join(results, regions)
+    getpid, cswitch = modellog.join(results, regions)
     assert getpid.per_op("wovf") == 0 and getpid.per_op("wunf") == 0
     assert getpid.per_op("traps") == 1
     ovf, unf = cswitch.per_op("wovf"), cswitch.per_op("wunf")
@@ -269,7 +269,7 @@ def test_disk_requests_are_charged(arch, tmp_path):
     costs exactly the overhead plus one block's transfer, so a misread n
     shows."""
     no_mechanics = {"disk.seek_ms": 0, "disk.rpm": 0}
-    hw = hwmodel.load_profile(profile_of(arch), no_mechanics)
+    hw = profiles.load(profile_of(arch), no_mechanics)
     g, log = start("hw-disk", arch, profile_of(arch), no_mechanics,
                    log=tmp_path / "disk.hw.log")
     with g:
@@ -277,9 +277,9 @@ def test_disk_requests_are_charged(arch, tmp_path):
         g.run("ls /", timeout=TIMEOUT)
         assert g.halt()
     total = next(line for line in log.read_text().splitlines() if line.startswith("HWTOTAL"))
-    f = hwmodel.parse_fields(total.split()[1:], total)
+    f = modellog.parse_fields(total.split()[1:], total)
     d = hw.data["disk"]
-    per_request_ns = d["overhead_us"] * 1e3 + hwmodel.block_size() / d["transfer_mbs"] * 1e3
+    per_request_ns = d["overhead_us"] * 1e3 + fsformat.BSIZE / d["transfer_mbs"] * 1e3
     assert f["disk"] > 0
     assert f["disk_ns"] == pytest.approx(f["disk"] * per_request_ns, rel=1e-4)
 
@@ -291,7 +291,7 @@ def test_each_disk_request_is_charged_once(arch):
     may take a window overflow trap and run again (the model hooks the
     instruction after it, hwmodel.c)."""
     results, regions = run_model("hw-disk-once", ["createdelete -p sync -n 10"], arch=arch)
-    joined = hwmodel.join(results, regions)
+    joined = modellog.join(results, regions)
     assert joined
     for j in joined:
         counted = int(j.result.extra.get("dev_writes", 0)) + int(j.result.extra.get("dev_reads", 0))
@@ -321,7 +321,7 @@ def test_mips_tlb_refills_are_traps_charged_as_code():
         pytest.skip("no mips kernel")
     results, regions = run_model("hw-mips-tlb", ["getpid -n 50", "bcopy -c 8K -u 256K -n 4"],
                                  arch="mips")
-    joined = {(j.result.bench, j.result.case): j for j in hwmodel.join(results, regions)}
+    joined = {(j.result.bench, j.result.case): j for j in modellog.join(results, regions)}
 
     def per_op(j, counter):
         return (j.timed[counter] - j.empty[counter]) / j.result.iters
@@ -346,7 +346,7 @@ def test_write_cycle_paces_writes_and_nothing_else():
         o = {"memory.write_ns": write_ns, "memory.bandwidth_mbs": 40}
         results, regions = run_model(f"hw-write-{write_ns}", ["bcopy -c 8K -u 64K -n 3"],
                                      profile="ds3100", overrides=o, arch="mips")
-        return {j.result.case: j for j in hwmodel.join(results, regions)}
+        return {j.result.case: j for j in modellog.join(results, regions)}
     fast, slow = copy(150), copy(500)
     for case in ("cached", "uncached"):
         for k in ("insns", "loads", "stores", "dmiss", "bytes_in", "bytes_out"):
@@ -364,7 +364,7 @@ def test_sparc_doubleword_access_costs_its_extra():
     def cswitch(extra):
         results, regions = run_model(f"hw-dword-{extra}", ["cswitch -n 20"], arch="sparc",
                                      overrides={"cpu.dword_extra": extra})
-        return hwmodel.join(results, regions)[0]
+        return modellog.join(results, regions)[0]
     none, one = cswitch(0), cswitch(1)
     assert none.per_op("insns") == one.per_op("insns")
     static = [j.per_op("cycles") - j.per_op("stall_cycles") for j in (none, one)]

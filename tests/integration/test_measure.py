@@ -15,7 +15,7 @@ from booting import TIMEOUT
 from harness.bench import finaltable, report, suite
 from harness.bench.diskpredict import Disk
 from harness.guest import fsformat, machines, protocol
-from harness.model import hwmodel
+from harness.model import modelargs, modellog, profiles
 from test_hwmodel_plugin import start
 
 ARCH = "riscv"
@@ -24,7 +24,7 @@ FIGURE = ("measure memlat -s 128 -f -n 32768 -p coloured",
           "measure memlat -s 128 -f -n 32768 -p random",
           "measure memlat -s 128 -f -n 32768 -p coloured")   # twice: does it repeat?
 
-pytestmark = pytest.mark.skipif(not hwmodel.PLUGIN.exists(),
+pytestmark = pytest.mark.skipif(not modelargs.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
 
@@ -39,7 +39,7 @@ def measured():
         for i, c in enumerate(FIGURE):
             out = g.run(c, timeout=4 * TIMEOUT)
             curves[i] = [r for r in out.records() if isinstance(r, protocol.Result)]
-    regions, warnings = hwmodel.read_log(log)
+    regions, warnings = modellog.read_log(log)
     assert warnings == []
     record = report.RunRecord(arch=ARCH, profile=PROFILE, mips=0.0, profile_note="",
                               results=suite.all_results(runs))
@@ -48,7 +48,7 @@ def measured():
 
 @pytest.fixture(scope="module")
 def hw():
-    return finaltable.Hardware.from_profile(hwmodel.load_profile(PROFILE).data)
+    return finaltable.Hardware.from_profile(profiles.load(PROFILE).data)
 
 
 def ns(record, bench, case):
@@ -63,7 +63,7 @@ def test_every_case_measured_and_joined_to_the_model(measured):
         cases = [r.case for r in record.results if r.bench == name]
         assert cases == list(suite.BY_NAME[name].cases)
     # every RESULT's time is the model's: each has its pair of region records
-    joined = hwmodel.join(record.results, regions)
+    joined = modellog.join(record.results, regions)
     assert len(joined) == len(record.results)
 
 
@@ -140,7 +140,7 @@ def test_lower_bounds_hold(measured):
     """Every prediction marked as a lower bound, and every exact one, is at
     or below what was measured (a bound above a measurement is wrong)."""
     record, _, _ = measured
-    rows = finaltable.final_table(record, hwmodel.load_profile(PROFILE).data)
+    rows = finaltable.final_table(record, profiles.load(PROFILE).data)
     assert len(rows) >= 25
     for row in rows:
         if row.kind in (">=", "="):
@@ -161,7 +161,7 @@ def test_file_cache_knee_is_the_kernels_buffer_cache(measured):
     record, _, _ = measured
     block = fsformat.BSIZE
     cache = fsformat.header_constant("kernel/port/param.h", "BCACHE_DEFAULT") * block
-    disk = Disk.from_profile(hwmodel.load_profile(PROFILE).data)
+    disk = Disk.from_profile(profiles.load(PROFILE).data)
     rs = [r for r in record.results if r.bench == "filecache"]
     assert len(rs) == len(suite.FILECACHE_SIZES)
     assert all(int(r.extra["size"]) == r.iters * block for r in rs)
@@ -187,7 +187,7 @@ def test_random_reads_are_slower_by_what_the_disk_model_charges(measured):
     disk time for each case says the same."""
     record, _, regions = measured
     seq, rnd = record.result("fileread", "seq"), record.result("fileread", "random")
-    disk = Disk.from_profile(hwmodel.load_profile(PROFILE).data)
+    disk = Disk.from_profile(profiles.load(PROFILE).data)
     size = int(seq.extra["size"])
     for r in (seq, rnd):
         assert int(r.extra["dev_reads"]) >= r.iters                # every block from the disk
@@ -195,7 +195,7 @@ def test_random_reads_are_slower_by_what_the_disk_model_charges(measured):
     expected = per_block * (disk.random_ns(size) - disk.sequential_ns)
     assert float(rnd.ns_per_op) - float(seq.ns_per_op) == pytest.approx(expected, rel=0.1)
     assert float(rnd.ns_per_op) > 5 * float(seq.ns_per_op)
-    joined = {(j.result.bench, j.result.case): j for j in hwmodel.join(record.results, regions)}
+    joined = {(j.result.bench, j.result.case): j for j in modellog.join(record.results, regions)}
     disk_ns = {c: joined[("fileread", c)].timed["disk_ns"] /
                joined[("fileread", c)].timed["disk"] for c in ("seq", "random")}
     assert disk_ns["seq"] == pytest.approx(disk.sequential_ns, rel=0.05)
@@ -208,7 +208,7 @@ def test_contention_time_per_block_grows_with_readers(measured):
     disk requests (the Final Results Table's bound), and more than one
     reader alone by half of N - 1 readers' disk time."""
     record, _, _ = measured
-    disk = Disk.from_profile(hwmodel.load_profile(PROFILE).data)
+    disk = Disk.from_profile(profiles.load(PROFILE).data)
     per = {}
     for r in record.results:
         if r.bench == "contention":

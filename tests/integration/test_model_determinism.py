@@ -30,7 +30,7 @@ import pytest
 
 from harness.bench import suite
 from harness.guest import machines
-from harness.model import hwmodel
+from harness.model import modelargs, profiles
 from harness.model.executor import Job, LocalPool, run_jobs
 from harness.model.runs import run_model
 
@@ -52,8 +52,8 @@ def suite_lines(profile: str, say=print) -> list[str]:
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_every_line_is_the_same_in_every_boot(profile):
-    hw = hwmodel.load_profile(profile)
-    if not hwmodel.PLUGIN.exists() or not machines.get(hw.isa).kernel_path().exists():
+    hw = profiles.load(profile)
+    if not modelargs.PLUGIN.exists() or not machines.get(hw.isa).kernel_path().exists():
         pytest.skip(f"run `make hwmodel ARCH={hw.isa}` first")
     boots = run_jobs([Job(f"{profile} boot {i}", suite_lines, (profile,)) for i in range(RUNS)],
                      LocalPool(2), lambda s: None)

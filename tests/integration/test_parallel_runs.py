@@ -9,11 +9,11 @@ cluster's start.
 import pytest
 
 from harness.guest import machines
-from harness.model import hwmodel, sweep
+from harness.model import modelargs, sweep
 from harness.model.executor import DaskCluster, LocalPool, Serial
 
 pytestmark = pytest.mark.skipif(
-    not hwmodel.PLUGIN.exists() or not machines.get("mips").kernel_path().exists(),
+    not modelargs.PLUGIN.exists() or not machines.get("mips").kernel_path().exists(),
     reason="plugin or mips kernel missing: run `make hwmodel ARCH=mips` (make test does)")
 
 # Each field moves getpid's time, so the cells all differ: a point landing

@@ -14,10 +14,10 @@ from booting import TIMEOUT, logs
 from harness import ROOT
 from harness.errors import SetupError
 from harness.guest import machines
-from harness.model import hwmodel, runs, schema
+from harness.model import modelargs, profiles, runs, schema
 from scratch import scratch_tree
 
-pytestmark = pytest.mark.skipif(not hwmodel.PLUGIN.exists(),
+pytestmark = pytest.mark.skipif(not modelargs.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
 LINE = ('PARAM("cpu.made_up", F64, IN(1, 10), OPT, NOFIELD, "cycles", "",\n'
@@ -42,15 +42,15 @@ def tree(tmp_path_factory):
 @pytest.fixture
 def made_up(tree, monkeypatch):
     monkeypatch.setattr(schema, "PARAMS_DEF", tree / "hw-models/core/params.def")
-    monkeypatch.setattr(hwmodel, "PLUGIN", tree / "build/hw-models/libhwmodel.so")
+    monkeypatch.setattr(modelargs, "PLUGIN", tree / "build/hw-models/libhwmodel.so")
     return tree
 
 
 def profile(tree, value):
-    text = (hwmodel.PROFILE_DIR / "ds3100-riscv.toml").read_text()
+    text = (profiles.PROFILE_DIR / "ds3100-riscv.toml").read_text()
     path = tree / "t.toml"
     path.write_text(text.replace("trap_extra = ", f"made_up = {value}\ntrap_extra = ", 1))
-    return hwmodel.load_profile("t", path=path)
+    return profiles.load("t", path=path)
 
 
 def test_a_made_up_parameter_reaches_the_plugin(made_up):

@@ -15,12 +15,12 @@
 import pytest
 
 from harness.guest import machines
-from harness.model import hwmodel
+from harness.model import modelargs, modellog, profiles
 
 import hwmodel_ref
 from test_hwmodel_plugin import run_model as _run_model
 
-pytestmark = pytest.mark.skipif(not hwmodel.PLUGIN.exists(),
+pytestmark = pytest.mark.skipif(not modelargs.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
 
@@ -102,11 +102,11 @@ def test_tlb_matches_reference_simulator(name, arch, tmp_path):
 
 def test_counters_in_records_and_results():
     results, regions = run_model("tlb-counters", "x86", "pc-p5", ("getpid -n 200",))
-    joined = hwmodel.join(results, regions)
-    assert all(k in r.fields for r in regions for k in hwmodel.TLB_COUNTERS)
+    joined = modellog.join(results, regions)
+    assert all(k in r.fields for r in regions for k in modellog.TLB_COUNTERS)
     c = joined[0].counters()
     ev = joined[0].events("x86")
-    assert [k for k, _ in hwmodel.CHEN_EVENTS] == list(ev)
+    assert [k for k, _ in modellog.CHEN_EVENTS] == list(ev)
     assert ev["cycles"] == c["cycles"] and ev["instructions"] == c["insns"]
     assert ev["data_reads"] == c["loads"] and ev["dtlb_misses"] == c["dtlb_miss"]
     # a getpid enters and leaves the kernel: the trap path reloads %ds, %es,
@@ -116,8 +116,8 @@ def test_counters_in_records_and_results():
     # the same kernel under a profile without [tlb]: no TLB fields at all
     results, regions = run_model("tlb-none", "x86", "pc-p5", ("getpid -n 200",),
                                  {"tlb": None})
-    assert not any(k in r.fields for r in regions for k in hwmodel.TLB_COUNTERS)
-    ev = hwmodel.join(results, regions)[0].events("x86")
+    assert not any(k in r.fields for r in regions for k in modellog.TLB_COUNTERS)
+    ev = modellog.join(results, regions)[0].events("x86")
     assert ev["dtlb_misses"] is None and ev["segment_loads"] is None
 
 
@@ -128,12 +128,12 @@ def memlat(rows):
 
 
 def test_memlat_misses_the_dtlb_beyond_its_reach():
-    hw = hwmodel.load_profile("pc-p5")
+    hw = profiles.load("pc-p5")
     page, entries = hw.get("tlb.page_size"), hw.get("tlb.dtlb_entries")
     reach = page * entries                          # 64 x 4 KB = 256 KB
     cmd = ("measure memlat -s 128 -n 16384",)
-    with_tlb = memlat(hwmodel.join(*run_model("tlb-memlat", "x86", "pc-p5", cmd)))
-    without = memlat(hwmodel.join(*run_model("tlb-memlat-none", "x86", "pc-p5", cmd,
+    with_tlb = memlat(modellog.join(*run_model("tlb-memlat", "x86", "pc-p5", cmd)))
+    without = memlat(modellog.join(*run_model("tlb-memlat-none", "x86", "pc-p5", cmd,
                                              {"tlb": None})))
     per_page = 128 / page                           # the ring's loads per page, inverted
     assert min(with_tlb) <= reach // 2 and max(with_tlb) >= 2 * reach
@@ -165,10 +165,10 @@ def test_mips_counts_software_refills_and_changes_nothing():
     results, regions = run_model("tlb-mips", "mips", "ds3100", cmd, o)
     plain, plain_regions = run_model("tlb-mips-none", "mips", "ds3100", cmd)
     assert [r.line for r in results] == [r.line for r in plain]
-    drop = set(hwmodel.TLB_COUNTERS)
+    drop = set(modellog.TLB_COUNTERS)
     assert [{k: v for k, v in r.fields.items() if k not in drop} for r in regions] == \
         [r.fields for r in plain_regions]
-    rows = memlat(hwmodel.join(results, regions))
+    rows = memlat(modellog.join(results, regions))
     # The 24Kc's TLB (QEMU's, which our handler fills with tlbwi at Random)
     # has 16 entries, each an even/odd pair of pages: a one-page ring never
     # misses, a 2 MB one (512 pages) misses every other page; the chase's
@@ -177,5 +177,5 @@ def test_mips_counts_software_refills_and_changes_nothing():
     big = rows[2 << 20]
     assert big.per_op("dtlb_miss") == pytest.approx(128 / 4096 / 2, rel=0.1)
     assert 0 <= big.timed["itlb_miss"] <= big.timed["dtlb_miss"] / 4
-    getpid = [j for j in hwmodel.join(results, regions) if j.result.bench == "getpid"][0]
+    getpid = [j for j in modellog.join(results, regions) if j.result.bench == "getpid"][0]
     assert getpid.per_op("dtlb_miss") < 0.05

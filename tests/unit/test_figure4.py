@@ -4,7 +4,7 @@ import csv
 
 import pytest
 
-from harness.model import figure4, hwmodel
+from harness.model import figure4, profiles
 
 
 def result(size, ns_total, refs=1000):
@@ -17,7 +17,7 @@ def test_points_are_cycles_per_reference_with_the_prediction(tmp_path):
                                           "memlat: a line for people"]
                for i, p in enumerate(figure4.POLICIES)}
     pts = figure4.points("pc-p5", outputs, 1000)
-    cycle = 1000 / hwmodel.load_profile("pc-p5").data["cpu"]["clock_mhz"]
+    cycle = 1000 / profiles.load("pc-p5").data["cpu"]["clock_mhz"]
     by = {(p.policy, p.size): p for p in pts}
     assert set(by) == {(p, s) for p in (*figure4.POLICIES, "predicted") for s in (512, 1 << 20)}
     assert by[("coloured", 512)].cycles == pytest.approx(14.444 / cycle)

@@ -9,11 +9,11 @@ from harness.bench import finaltable, report, suite
 from harness.bench.diskpredict import Disk
 from harness.bench.finaltable import Hardware
 from harness.guest.protocol import parse_line
-from harness.model import hwmodel
+from harness.model import profiles
 
 
 def hw(name: str) -> Hardware:
-    return Hardware.from_profile(hwmodel.load_profile(name).data)
+    return Hardware.from_profile(profiles.load(name).data)
 
 
 def test_pentium_memory_levels_by_hand():
@@ -36,7 +36,7 @@ def test_decstation_memory_level_and_bandwidth_by_hand():
     written costs the memory's write cycle (memory.write_ns), every line
     read latency + 4 bytes at the bandwidth."""
     ds = hw("ds3100")
-    data = hwmodel.load_profile("ds3100").data
+    data = profiles.load("ds3100").data
     cycle, cpi = 1000 / 16.67, data["cpu"]["cpi"]
     word = 4 * 1000 / data["memory"]["bandwidth_mbs"]
     # MIPS I: a dependent load is the load and the nop in its delay slot,
@@ -56,7 +56,7 @@ def test_decstation_memory_level_and_bandwidth_by_hand():
 
 def test_microvax_has_no_cache_every_load_is_a_bus_word():
     mv = hw("mvax2")
-    data = hwmodel.load_profile("mvax2").data
+    data = profiles.load("mvax2").data
     # two loads an instruction (movl *0(r1),r1), each a bus word
     load = data["cpu"]["cpi"] * 200 / 2 + 4 * 1000 / data["memory"]["bandwidth_mbs"]
     assert mv.load_ns(512, 128) == pytest.approx(load)
@@ -64,14 +64,14 @@ def test_microvax_has_no_cache_every_load_is_a_bus_word():
 
 
 def test_none_is_one_ns_per_instruction_and_free_memory():
-    none = Hardware.from_profile(hwmodel.load_profile("none").data)
+    none = Hardware.from_profile(profiles.load("none").data)
     assert none.load_ns(4 << 20, 128) == 1.0
     assert none.insns(2, traps=1) == 2.0
     assert none.read_ns(4 << 20) == 0.0 and none.write_ns(4 << 20) == 0.0
 
 
 def test_write_back_write_allocate_fetches_and_writes_back_each_line():
-    data = hwmodel.load_profile("ds3100").data
+    data = profiles.load("ds3100").data
     data = {**data, "dcache": {**data["dcache"], "write_policy": "write-back", "line": 16}}
     h = Hardware.from_profile(data)
     word = 4 * 1000 / data["memory"]["bandwidth_mbs"]
@@ -95,7 +95,7 @@ def test_rows_software_is_measured_minus_hardware():
                  line("memlat", "s128-4m", 1000, 600_000, 50_000, "stride=128 size=4194304"),
                  line("metadata", "sync", 128, 128 * 50_000_000, 0,
                       "policy=sync dev_writes=256 sync_writes=256 dev_reads=0"))
-    data = hwmodel.load_profile("ds3100-riscv").data
+    data = profiles.load("ds3100-riscv").data
     h = Hardware.from_profile(data)
     rows = {r.key: r for r in finaltable.final_table(run, data)}
     # only what was run
@@ -118,7 +118,7 @@ def test_table_text_json_and_csv(tmp_path):
                  line("membw", "write", 1, 400_000_000, 0).__class__(
                      bench="membw", case="write", iters=1, ns=400_000_000, loop_ns=0,
                      insns=0, loop_insns=0, bytes=4 << 20))
-    rows = finaltable.final_table(run, hwmodel.load_profile("ds3100-riscv").data)
+    rows = finaltable.final_table(run, profiles.load("ds3100-riscv").data)
     text = finaltable.format_table(rows, run)
     assert "Final Results Table: riscv, profile ds3100-riscv" in text
     assert "system call: getpid" in text and ">= " in text
@@ -145,7 +145,7 @@ def test_measure_suite_names_match_the_program():
 def test_disk_requests_by_hand():
     """ds3100's RZ55: 0.5 ms a request, 1 KB at 1.25 MB/s, half of a 3600 rpm
     turn, a 16 ms seek, 540-sector cylinders (hw-models/core/disk.c)."""
-    disk = Disk.from_profile(hwmodel.load_profile("ds3100").data)
+    disk = Disk.from_profile(profiles.load("ds3100").data)
     assert disk.sequential_ns == pytest.approx(500e3 + 1024e3 / 1.25)
     assert disk.sequential_ns == pytest.approx(hw("ds3100").disk_sequential_ns)
     half_turn = 0.5 * 60e9 / 3600
@@ -157,7 +157,7 @@ def test_disk_requests_by_hand():
                                                    (1 - p) * 16e6)
     # the worst case, every request a seek, is what the meta-data rows charge
     assert disk.random_ns(1 << 30) < hw("ds3100").disk_random_ns
-    none = Disk.from_profile(hwmodel.load_profile("none").data)
+    none = Disk.from_profile(profiles.load("none").data)
     assert none.sequential_ns == none.random_ns(1 << 20) == 0
 
 
@@ -175,7 +175,7 @@ def test_same_cylinder_worked_out_on_a_tiny_disk():
 
 
 def test_contention_bound_is_half_the_readers_plus_one():
-    disk = Disk.from_profile(hwmodel.load_profile("pc-p5").data)
+    disk = Disk.from_profile(profiles.load("pc-p5").data)
     seq = 200e3 + 1024e3 / 5.0                        # pc-p5: 0.2 ms, 5 MB/s
     assert [disk.contention_bound_ns(n) for n in (1, 2, 3, 4)] == \
         pytest.approx([seq, 1.5 * seq, 2 * seq, 2.5 * seq])
@@ -196,7 +196,7 @@ def test_file_system_rows():
                       "procs=1 proc_ns=256000000 dev_reads=132"),
                  line("contention", "p4", 128, 128 * 8_000_000, 0,
                       "procs=4 proc_ns=2560000000 dev_reads=519"))
-    data = hwmodel.load_profile("ds3100-riscv").data
+    data = profiles.load("ds3100-riscv").data
     h, disk = Hardware.from_profile(data), Disk.from_profile(data)
     # the DECstation's write-through cache sends every store of the copy on
     # to memory; a write-back cache keeps the reused buffer (pc-p5 below)
@@ -217,7 +217,7 @@ def test_file_system_rows():
     p4 = rows["contention/p4"]
     assert p4.kind == ">=" and p4.hardware_ns == pytest.approx(2.5 * disk.sequential_ns)
     assert p4.measured_ns == pytest.approx(2_560_000_000 / (4 * 128))     # each reader's own
-    p5 = hwmodel.load_profile("pc-p5").data
+    p5 = profiles.load("pc-p5").data
     row = {r.key: r for r in finaltable.final_table(run, p5)}["filecache/1792k"]
     assert row.hardware_ns == pytest.approx(hw("pc-p5").insns(2, traps=1) / 16 +
                                             hw("pc-p5").read_ns(1024))
@@ -228,7 +228,7 @@ def test_page_fault_row_is_a_trap_and_a_page_of_zeros_written():
     and 4 KB written at the memory's write speed, from the profile alone."""
     run = run_of(line("pagefault", "write", 256, 256 * 40_000, 256 * 100, "faults=256"))
     for name in ("ds3100-riscv", "pc-p5", "mvax2"):
-        data = hwmodel.load_profile(name).data
+        data = profiles.load(name).data
         h = Hardware.from_profile(data)
         (row,) = finaltable.final_table(run, data)
         assert row.key == "pagefault/write" and row.kind == ">="

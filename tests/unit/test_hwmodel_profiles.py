@@ -11,11 +11,11 @@ import pytest
 from harness.errors import UsageError, HarnessError, SetupError
 from harness.guest import machines
 from harness.guest.protocol import parse_line
-from harness.model import hwmodel, profiles, schema
+from harness.model import counters, mipsscale, modelargs, modellog, profiles, schema
 
 import hwmodel_ref
 
-GOOD = (hwmodel.PROFILE_DIR / "ds3100.toml").read_text()
+GOOD = (profiles.PROFILE_DIR / "ds3100.toml").read_text()
 RISCV = machines.get("riscv")
 
 
@@ -26,7 +26,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def load_text(tmp_path: Path, text: str, overrides=None):
-    return hwmodel.load_profile("t", overrides=overrides, path=write(tmp_path, text))
+    return profiles.load("t", overrides=overrides, path=write(tmp_path, text))
 
 
 def edit(text: str, old: str, new: str) -> str:
@@ -34,24 +34,24 @@ def edit(text: str, old: str, new: str) -> str:
     return text.replace(old, new, 1)
 
 
-@pytest.mark.parametrize("name", hwmodel.names())
+@pytest.mark.parametrize("name", profiles.names())
 def test_every_shipped_profile_loads(name):
-    hw = hwmodel.load_profile(name)
+    hw = profiles.load(name)
     assert hw.name == name
-    p = profiles.get(name)
+    p = profiles.load(name)
     assert p.name == name and p.mips > 0
 
 
 def test_paper_profiles_match_table1():
     from harness.bench import paper
     for name in ("ds3100", "sun4", "m2000", "sun3", "mvax2", "vax8800"):
-        hw = hwmodel.load_profile(name)
+        hw = profiles.load(name)
         assert hw.mips == paper.TABLE1[hw.data["paper"]].mips, name
 
 
 def test_free_parameters_are_marked():
     for name in ("ds3100", "sun4", "m2000"):
-        text = (hwmodel.PROFILE_DIR / f"{name}.toml").read_text()
+        text = (profiles.PROFILE_DIR / f"{name}.toml").read_text()
         assert re.search(r"^cpi = .*# CALIBRATED", text, re.M), name
         assert re.search(r"^bandwidth_mbs = .*# CALIBRATED", text, re.M), name
 
@@ -60,7 +60,7 @@ def test_sun4_is_physically_plausible():
     """The Sun-4/280 on its own ISA: a memory that takes time to answer,
     and a fitted bandwidth the 32-bit memory bus could carry (one word per
     60 ns cycle: 66.7 MB/s), as its profile says."""
-    hw = hwmodel.load_profile("sun4")
+    hw = profiles.load("sun4")
     assert hw.isa == "sparc"
     mem, cpu = hw.data["memory"], hw.data["cpu"]
     assert mem["latency_ns"] > 0
@@ -73,7 +73,7 @@ def test_ds3100_is_physically_plausible():
     time to answer a read, a read path the 32-bit 16.67 MHz bus could carry
     (66.7 MB/s), and a word written more slowly than one read streams in
     (the reason the profile has a write cycle at all), within its range."""
-    hw = hwmodel.load_profile("ds3100")
+    hw = profiles.load("ds3100")
     mem, cpu = hw.data["memory"], hw.data["cpu"]
     assert hw.isa == "mips" and mem["latency_ns"] > 0
     assert 0 < mem["bandwidth_mbs"] <= mem["bus_bytes"] * cpu["clock_mhz"]
@@ -120,15 +120,15 @@ def test_not_toml(tmp_path):
 
 def test_unknown_profile():
     with pytest.raises(SetupError, match=r"unknown profile 'vax11780' \(known: .*ds3100"):
-        hwmodel.load_profile("vax11780")
+        profiles.load("vax11780")
     with pytest.raises(SetupError, match="unknown profile 'vax11780'"):
-        profiles.get("vax11780")
+        profiles.load("vax11780")
 
 
 def test_no_cache_needs_only_size(tmp_path):
     text = edit(GOOD, "size = 65536\nline = 4\nassoc = 1\n\n[dcache]", "size = 0\n\n[dcache]")
     hw = load_text(tmp_path, text)
-    args = hwmodel.plugin_args(hw, RISCV, Path("/tmp/x.log"))
+    args = modelargs.plugin_args(hw, RISCV, Path("/tmp/x.log"))
     assert [a for a in args if a.startswith("icache.")] == ["icache.size=0"]
 
 
@@ -140,28 +140,28 @@ def test_overrides_are_validated(tmp_path):
 
 
 def test_wrong_isa_refused_before_qemu():
-    hw = hwmodel.load_profile("sun3")
+    hw = profiles.load("sun3")
     with pytest.raises(SetupError, match="models a m68k machine, not riscv"):
-        hwmodel.emulator_args(hw, RISCV, Path("/tmp/x.log"))
+        modelargs.emulator_args(hw, RISCV, Path("/tmp/x.log"))
     with pytest.raises(SetupError, match="models a m68k machine, not vax"):
-        hwmodel.emulator_args(hw, machines.get("vax"), Path("/tmp/x.log"))
+        modelargs.emulator_args(hw, machines.get("vax"), Path("/tmp/x.log"))
 
 
 def test_none_profile_has_no_model():
-    hw = hwmodel.load_profile("none")
+    hw = profiles.load("none")
     assert not hw.model
-    assert hwmodel.emulator_args(hw, RISCV, Path("/tmp/x.log")) == []
+    assert modelargs.emulator_args(hw, RISCV, Path("/tmp/x.log")) == []
 
 
 def test_plugin_args():
-    hw = hwmodel.load_profile("ds3100")
-    args = hwmodel.plugin_args(hw, RISCV, Path("/tmp/ds.log"))
+    hw = profiles.load("ds3100")
+    args = modelargs.plugin_args(hw, RISCV, Path("/tmp/ds.log"))
     # every field under its own name, the profile's spelling of the value
     assert "out=/tmp/ds.log" in args and "cpu.clock_mhz=16.67" in args
     assert "dcache.write_policy=write-through" in args
     assert "dcache.write_allocate=true" in args and "dcache.write_buffer=4" in args
     assert "memory.bandwidth_mbs=25.873" in args
-    sun4 = hwmodel.plugin_args(hwmodel.load_profile("sun4"), RISCV, Path("/tmp/s.log"))
+    sun4 = modelargs.plugin_args(profiles.load("sun4"), RISCV, Path("/tmp/s.log"))
     assert "dcache.unified=true" in sun4 and "dcache.write_policy=write-back" in sun4
     # and every one of them is a parameter of params.def
     names = set(schema.load().params) | set(schema.load().runargs)
@@ -175,14 +175,14 @@ def test_optional_fields_reach_the_model_only_when_given(tmp_path):
     plain = edit(GOOD, "bus_bytes = 4", "bus_bytes = 4")
     for opt in ("write_ns", "dword_extra"):
         plain = re.sub(rf"^{opt} = [^\n]*\n", "", plain, flags=re.M)
-    args = hwmodel.plugin_args(load_text(tmp_path, plain), RISCV, Path("/tmp/x.log"))
+    args = modelargs.plugin_args(load_text(tmp_path, plain), RISCV, Path("/tmp/x.log"))
     assert not any(a.startswith(("cpu.dword_extra=", "memory.write_ns=")) for a in args)
     both = edit(edit(plain, "bus_bytes = 4", "bus_bytes = 4\nwrite_ns = 390"),
                 "trap_extra = 5", "trap_extra = 5\ndword_extra = 1")
-    args = hwmodel.plugin_args(load_text(tmp_path, both), RISCV, Path("/tmp/x.log"))
+    args = modelargs.plugin_args(load_text(tmp_path, both), RISCV, Path("/tmp/x.log"))
     assert "memory.write_ns=390" in args and "cpu.dword_extra=1" in args
     hw = load_text(tmp_path, plain, {"memory.write_ns": 250})    # as a sweep would
-    assert "memory.write_ns=250" in hwmodel.plugin_args(hw, RISCV, Path("/tmp/x.log"))
+    assert "memory.write_ns=250" in modelargs.plugin_args(hw, RISCV, Path("/tmp/x.log"))
     assert "write_ns" not in load_text(tmp_path, GOOD, {"memory.write_ns": None}).data["memory"]
     for bad in (40, 1000, "slow"):
         with pytest.raises(SetupError, match=rf"\[memory\] write_ns = {bad!r} must be a "
@@ -193,28 +193,28 @@ def test_optional_fields_reach_the_model_only_when_given(tmp_path):
 def test_model_arguments_come_from_the_registry(tmp_path, monkeypatch):
     """RAM window and back end are the machine's; the back ends differ only
     in how the same key=value arguments reach the model."""
-    ds = hwmodel.load_profile("ds3100-riscv")
-    args = hwmodel.plugin_args(ds, RISCV, Path("/tmp/ds.log"))
+    ds = profiles.load("ds3100-riscv")
+    args = modelargs.plugin_args(ds, RISCV, Path("/tmp/ds.log"))
     assert "ram_base=0x80000000" in args and f"ram_size={128 << 20:#x}" in args
     vax = machines.get("vax")
-    mvax2 = hwmodel.plugin_args(hwmodel.load_profile("mvax2"), vax, Path("/tmp/v.log"))
+    mvax2 = modelargs.plugin_args(profiles.load("mvax2"), vax, Path("/tmp/v.log"))
     assert not any(a.startswith(("ram_", "trap_pc=")) for a in mvax2)   # SIMH knows them
-    [simh_arg] = hwmodel.emulator_args(hwmodel.load_profile("mvax2"), vax, tmp_path / "v.log")
+    [simh_arg] = modelargs.emulator_args(profiles.load("mvax2"), vax, tmp_path / "v.log")
     assert simh_arg.split(",")[0] == f"out={tmp_path / 'v.log'}"
     # SIMH runs the same engine as the plugin: trace= and attrib= reach it too
-    [traced] = hwmodel.emulator_args(hwmodel.load_profile("mvax2"), vax, tmp_path / "v.log",
+    [traced] = modelargs.emulator_args(profiles.load("mvax2"), vax, tmp_path / "v.log",
                                      ["trace=x", "trace_region=2"])
     assert traced == simh_arg + ",trace=x,trace_region=2"
-    monkeypatch.setattr(hwmodel, "PLUGIN", tmp_path / "libhwmodel.so")
+    monkeypatch.setattr(modelargs, "PLUGIN", tmp_path / "libhwmodel.so")
     with pytest.raises(SetupError, match="libhwmodel.so is missing: run `make hwmodel`"):
-        hwmodel.emulator_args(ds, RISCV, tmp_path / "ds.log")
+        modelargs.emulator_args(ds, RISCV, tmp_path / "ds.log")
     (tmp_path / "libhwmodel.so").write_bytes(b"")
-    argv = hwmodel.emulator_args(ds, RISCV, tmp_path / "ds.log")
+    argv = modelargs.emulator_args(ds, RISCV, tmp_path / "ds.log")
     assert argv[0] == "-plugin" and argv[1].startswith(f"{tmp_path / 'libhwmodel.so'},out=")
     # an ISA the model has no instruction classes for yet
     bare = machines.Machine("riscv", RISCV.emulator, "no model yet")
     with pytest.raises(SetupError, match="no riscv instruction classes yet"):
-        hwmodel.emulator_args(ds, bare, tmp_path / "ds.log")
+        modelargs.emulator_args(ds, bare, tmp_path / "ds.log")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -230,24 +230,24 @@ def test_a_profile_without_model_is_checked_too(tmp_path, text, message):
 
 
 def region(seq, id, clock_ns, **f):
-    fields = {k: 0 for k in hwmodel.COUNTERS}
+    fields = {k: 0 for k in modellog.COUNTERS}
     fields.update(f, clock_ns=clock_ns, clock_reads=2)
-    return hwmodel.Region(seq, id, fields)
+    return modellog.Region(seq, id, fields)
 
 
 def test_join_pairs_results_with_regions():
     r1 = parse_line("RESULT bench=getpid case=call iters=10 ns=500 loop_ns=100 insns=9 loop_insns=1")
     regions = [region(1, 2, 500, insns=1700, cycles=3000), region(2, 3, 100, insns=90, cycles=200)]
-    [j] = hwmodel.join([r1], regions)
+    [j] = modellog.join([r1], regions)
     assert j.per_op("insns") == 161 and j.per_op("cycles") == 280
-    table = hwmodel.format_counters(hwmodel.load_profile("ds3100"), [j])
+    table = counters.format_counters(profiles.load("ds3100"), [j])
     assert "getpid call" in table and "161" in table
 
 
 def test_join_refuses_a_disagreeing_clock():
     r1 = parse_line("RESULT bench=getpid case=call iters=10 ns=501 loop_ns=100 insns=9 loop_insns=1")
     with pytest.raises(HarnessError, match="guest time and model log disagree"):
-        hwmodel.join([r1], [region(1, 2, 500), region(2, 3, 100)])
+        modellog.join([r1], [region(1, 2, 500), region(2, 3, 100)])
 
 
 def test_reference_simulator_by_hand():
@@ -262,27 +262,27 @@ def test_reference_simulator_by_hand():
 
 def test_calibration_targets_come_from_tables_1_and_5():
     from harness.model import calibrate
-    t = calibrate.targets(hwmodel.load_profile("ds3100"))
+    t = calibrate.targets(profiles.load("ds3100"))
     assert (t.mips, t.bcopy_cached, t.bcopy_uncached) == (13, 10.2, 5.1)
-    t = calibrate.targets(hwmodel.load_profile("sun4"))
+    t = calibrate.targets(profiles.load("sun4"))
     assert (t.mips, t.bcopy_uncached, t.row) == (9, 4.7, "Sun4 SunOS 4.0")
     with pytest.raises(HarnessError, match="no Table 1 machine"):
-        calibrate.targets(hwmodel.load_profile("modern-riscv"))
+        calibrate.targets(profiles.load("modern-riscv"))
     # Table 5 has only a Sprite row for the Sun3: a copy measures the machine
-    t = calibrate.targets(hwmodel.load_profile("sun3"))
+    t = calibrate.targets(profiles.load("sun3"))
     assert (t.mips, t.bcopy_cached, t.bcopy_uncached, t.row) == (1.8, 5.6, 5.5, "Sun3 Sprite")
     # write-through: a cached copy reaches memory; write-back: it does not
-    assert calibrate.cached_copy_uses_memory(hwmodel.load_profile("ds3100"))
-    assert not calibrate.cached_copy_uses_memory(hwmodel.load_profile("sun4"))
+    assert calibrate.cached_copy_uses_memory(profiles.load("ds3100"))
+    assert not calibrate.cached_copy_uses_memory(profiles.load("sun4"))
 
 
 def test_bandwidth_floor_is_what_the_paper_copies_imply():
     from harness.model import calibrate
-    m2000 = hwmodel.load_profile("m2000")           # write-through: 39 cached, 20 uncached
+    m2000 = profiles.load("m2000")           # write-through: 39 cached, 20 uncached
     assert calibrate.bandwidth_floor(m2000, calibrate.targets(m2000)) == 40
-    sun3 = hwmodel.load_profile("sun3")             # no cache: 5.6 cached, 5.5 uncached
+    sun3 = profiles.load("sun3")             # no cache: 5.6 cached, 5.5 uncached
     assert calibrate.bandwidth_floor(sun3, calibrate.targets(sun3)) == pytest.approx(11.2)
-    sun4 = hwmodel.load_profile("sun4")             # write-back: 4.7 uncached
+    sun4 = profiles.load("sun4")             # write-back: 4.7 uncached
     assert calibrate.bandwidth_floor(sun4, calibrate.targets(sun4)) == pytest.approx(9.4)
 
 
@@ -290,22 +290,22 @@ def test_calibration_writes_only_the_two_free_parameters(tmp_path):
     from harness.model import calibrate
     path = tmp_path / "ds3100.toml"
     path.write_text(GOOD)
-    hw = hwmodel.load_profile("ds3100", path=path)
+    hw = profiles.load("ds3100", path=path)
     p = calibrate.Point(cpi=1.2345, bandwidth_mbs=9.876, mips=13.0, bcopy_cached=10.0,
                         bcopy_uncached=5.0)
     t = calibrate.targets(hw)
     calibrate.write_back(hw, calibrate.Fit(p, [p], t, ["cached", "uncached"]), "2000-01-01")
     bound = calibrate.Fit(p, [p], t, ["uncached"],
                           processor_bound="the copy is processor-bound " * 4)
-    calibrate.write_back(hwmodel.load_profile("ds3100", path=path), bound, "2000-01-02")
-    new = hwmodel.load_profile("ds3100", path=path)
+    calibrate.write_back(profiles.load("ds3100", path=path), bound, "2000-01-02")
+    new = profiles.load("ds3100", path=path)
     assert new.get("cpu.cpi") == 1.2345 and new.get("memory.bandwidth_mbs") == 9.876
     assert new.data["calibration"]["date"] == "2000-01-02"
     # 10.0 is within 5% of the paper's cached 10.2, 5.0 of its uncached 5.1
     assert new.data["calibration"]["not_within_5_percent"] == []
     assert "# Out of reach: the copy is processor-bound" in path.read_text()
     assert "bcopy (DS3100 Ultrix 3.1): the uncached column only" in path.read_text()
-    old = hwmodel.load_profile("ds3100").data
+    old = profiles.load("ds3100").data
     for section in ("icache", "dcache", "disk"):
         assert new.data[section] == old[section]
     assert len(re.findall(r"^\[calibration\]$", path.read_text(), re.M)) == 1
@@ -318,16 +318,16 @@ def test_calibration_writes_the_write_cycle_where_it_is_fitted(tmp_path):
     from harness.model import calibrate
     path = tmp_path / "ds3100.toml"
     path.write_text(GOOD)
-    hw = hwmodel.load_profile("ds3100", path=path)
+    hw = profiles.load("ds3100", path=path)
     assert calibrate.fits_write_cycle(hw)
-    assert not calibrate.fits_write_cycle(hwmodel.load_profile("m2000"))
-    assert not calibrate.fits_write_cycle(hwmodel.load_profile("sun4"))   # write-back
+    assert not calibrate.fits_write_cycle(profiles.load("m2000"))
+    assert not calibrate.fits_write_cycle(profiles.load("sun4"))   # write-back
     p = calibrate.Point(cpi=1.9, bandwidth_mbs=27.5, mips=13.0, bcopy_cached=10.2,
                         bcopy_uncached=5.1, write_ns=388.25)
     calibrate.write_back(hw, calibrate.Fit(p, [p], calibrate.targets(hw),
                                            ["cached", "uncached"]), "2000-01-01")
     text = path.read_text()
-    new = hwmodel.load_profile("ds3100", path=path)
+    new = profiles.load("ds3100", path=path)
     assert new.get("memory.write_ns") == 388.2 or new.get("memory.write_ns") == 388.3
     assert re.search(r"^write_ns = 388\.[23] +# CALIBRATED 2000-01-01", text, re.M)
     assert "Fitted: cpu.cpi, memory.bandwidth_mbs and memory.write_ns" in text
@@ -346,12 +346,12 @@ def test_calibration_changes_the_fitted_fields_and_no_other_byte(tmp_path):
     first = head[:at] + cal + "\n" + head[at:]           # [calibration] before [cpu]
     path = tmp_path / "ds3100.toml"
     path.write_text(first)
-    hw = hwmodel.load_profile("ds3100", path=path)
+    hw = profiles.load("ds3100", path=path)
     p = calibrate.Point(cpi=1.5, bandwidth_mbs=30.25, mips=13.0, bcopy_cached=10.2,
                         bcopy_uncached=5.1, write_ns=300.0)
     calibrate.write_back(hw, calibrate.Fit(p, [p], calibrate.targets(hw),
                                            ["cached", "uncached"]), "2000-01-01")
-    new = hwmodel.load_profile("ds3100", path=path)
+    new = profiles.load("ds3100", path=path)
     assert (new.get("cpu.cpi"), new.get("memory.bandwidth_mbs"),
             new.get("memory.write_ns")) == (1.5, 30.25, 300.0)
     assert new.data["calibration"]["write_ns"] == 300.0       # written anew, at the end
@@ -371,9 +371,9 @@ def test_mips_rating_reference():
     # The 780 does one iteration in VAX_MIPS_INSNS_PER_ITER / 0.47 us; a
     # machine that takes a tenth of that per iteration is rated 10, whatever
     # its ISA; one that takes as long as the 780 is rated 1.
-    per_iter_780_ns = hwmodel.VAX_MIPS_INSNS_PER_ITER / 0.47e6 * 1e9
-    assert hwmodel.mips_rating(1000, round(1000 * per_iter_780_ns / 10)) == pytest.approx(10.0, rel=1e-6)
-    assert hwmodel.mips_rating(7, round(7 * per_iter_780_ns)) == pytest.approx(1.0, rel=1e-6)
+    per_iter_780_ns = mipsscale.VAX_MIPS_INSNS_PER_ITER / 0.47e6 * 1e9
+    assert mipsscale.mips_rating(1000, round(1000 * per_iter_780_ns / 10)) == pytest.approx(10.0, rel=1e-6)
+    assert mipsscale.mips_rating(7, round(7 * per_iter_780_ns)) == pytest.approx(1.0, rel=1e-6)
 
 
 def test_sweep_values_and_refusals():
@@ -426,4 +426,4 @@ def test_write_cycle_fit_refuses_an_implausible_value(monkeypatch):
     f = calibrate.fit("ds3100", say=lambda *_: None, arch="mips")
     assert "edge of the documented ranges" in f.processor_bound
     assert min(w for _, _, w in calls) >= 100 - 1e-9
-    assert "bcopy_cached" in calibrate.misses(hwmodel.load_profile("ds3100"), f)
+    assert "bcopy_cached" in calibrate.misses(profiles.load("ds3100"), f)

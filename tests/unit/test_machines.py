@@ -11,9 +11,9 @@ import pytest
 from harness import ROOT
 from harness.errors import SetupError
 from harness.guest import machines
-from harness.model import hwmodel, profiles
+from harness.model import modelargs, profiles
 
-NONE = profiles.get("none")
+NONE = profiles.load("none")
 
 
 def fake_root(tmp_path, arch="riscv", kernel=True):
@@ -85,7 +85,7 @@ def test_unknown_arch_and_profile():
     with pytest.raises(SetupError, match=f"unknown arch 'pdp11' .known: {known}.$"):
         machines.get("pdp11")
     with pytest.raises(SetupError, match="unknown profile 'pdp10' .known: .*ds3100.*none"):
-        profiles.get("pdp10")
+        profiles.load("pdp10")
 
 
 def test_profile_none():
@@ -93,7 +93,7 @@ def test_profile_none():
     assert not NONE.model
     assert "1 instruction = 1 ns" in NONE.note and "no memory model" in NONE.note
     # one source of truth: the file, not a built-in
-    assert NONE.hw.path == hwmodel.PROFILE_DIR / "none.toml"
+    assert NONE.path == profiles.PROFILE_DIR / "none.toml"
     assert "none" in profiles.names() and "none" not in profiles.model_names()
 
 
@@ -132,9 +132,9 @@ def test_registry_entries_are_complete(arch):
     assert m.kernel.startswith(f"build/{arch}/")
     assert m.elf_path() == ROOT / "build" / arch / "kernel.elf"
     if m.model is not None:
-        assert m.model in hwmodel.BACKENDS
+        assert m.model in modelargs.BACKENDS
         # the tests' profile models this ISA
-        assert hwmodel.load_profile(m.model_profile).isa == arch
+        assert profiles.load(m.model_profile).isa == arch
         # the trap vector, where there is one, has the one name every ISA uses
         assert m.trap_symbol in ("trap_entry", None)
         if m.trap_symbol is None:

@@ -157,8 +157,8 @@ def test_deps_installs_for_the_isas_a_command_builds():
 def test_calibrate_and_figure1_build_the_isas_of_the_paper_s_machines():
     """PAPER_ARCHES: the ISAs of the profiles that name a paper machine,
     which covers every profile calibrate and figure1 run."""
-    from harness.model import calibrate, figure1, hwmodel
-    needed = {hwmodel.load_profile(p).isa
+    from harness.model import calibrate, figure1, profiles
+    needed = {profiles.load(p).isa
               for p in [*calibrate.CALIBRATED, *(p for _, p in figure1.MACHINES)]}
     paper = arch_fact("riscv", "PAPER_ARCHES")
     assert needed <= set(paper)

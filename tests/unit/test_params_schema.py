@@ -17,7 +17,7 @@ import pytest
 
 from harness.errors import SetupError
 from harness.guest import fsformat, machines
-from harness.model import hwmodel, schema
+from harness.model import modelargs, profiles, schema
 
 DEF = schema.PARAMS_DEF.read_text()
 MADE_UP = ('PARAM("cpu.made_up", F64, IN(1, 10), OPT, NOFIELD, "cycles", "",\n'
@@ -28,7 +28,7 @@ def test_every_profile_field_is_a_parameter():
     """Each field of each shipped model profile's sections is a PARAM, and
     each REQ parameter of a section every profile has is in every profile."""
     s = schema.load()
-    for path in sorted(hwmodel.PROFILE_DIR.glob("*.toml")):
+    for path in sorted(profiles.PROFILE_DIR.glob("*.toml")):
         data = tomllib.loads(path.read_text())
         if data.get("model", True) is False:
             continue
@@ -96,37 +96,37 @@ def made_up(tmp_path, monkeypatch):
 
 
 def test_a_new_line_is_a_field_the_harness_checks_and_passes_on(made_up, tmp_path):
-    text = (hwmodel.PROFILE_DIR / "ds3100-riscv.toml").read_text()
+    text = (profiles.PROFILE_DIR / "ds3100-riscv.toml").read_text()
     good = text.replace("trap_extra = ", "made_up = 3\ntrap_extra = ", 1)
     path = tmp_path / "t.toml"
     path.write_text(good)
-    hw = hwmodel.load_profile("t", path=path)
-    args = hwmodel.plugin_args(hw, machines.get("riscv"), Path("/tmp/x.log"))
+    hw = profiles.load("t", path=path)
+    args = modelargs.plugin_args(hw, machines.get("riscv"), Path("/tmp/x.log"))
     assert "cpu.made_up=3" in args
     path.write_text(good.replace("made_up = 3", "made_up = 11"))
     with pytest.raises(SetupError, match=r"\[cpu\] made_up = 11 must be a number from 1 to 10 "
                                          r"\(a parameter made up by the tests\)"):
-        hwmodel.load_profile("t", path=path)
+        profiles.load("t", path=path)
     # and without the line, the same field is unknown
     assert "cpu.made_up" not in schema.parse(DEF).params
 
 
 def test_an_argument_params_def_does_not_know_is_refused():
     with pytest.raises(SetupError, match="no model argument 'mem_mbs'"):
-        hwmodel.arg("mem_mbs", 3.0)
+        modelargs.arg("mem_mbs", 3.0)
     with pytest.raises(SetupError, match=r"model argument memory.bandwidth_mbs = -1 must be"):
-        hwmodel.arg("memory.bandwidth_mbs", -1)
-    assert hwmodel.arg("trap_pc", 0x80000100) == "trap_pc=0x80000100"
-    assert hwmodel.arg("dcache.unified", True) == "dcache.unified=true"
+        modelargs.arg("memory.bandwidth_mbs", -1)
+    assert modelargs.arg("trap_pc", 0x80000100) == "trap_pc=0x80000100"
+    assert modelargs.arg("dcache.unified", True) == "dcache.unified=true"
 
 
 def test_software_refilled_tlb_takes_only_its_fields(tmp_path):
-    ds = (hwmodel.PROFILE_DIR / "ds3100.toml").read_text().replace('name = "ds3100"',
+    ds = (profiles.PROFILE_DIR / "ds3100.toml").read_text().replace('name = "ds3100"',
                                                                   'name = "t"')
     path = tmp_path / "t.toml"
     path.write_text(ds + '\n[tlb]\nrefill = "software"\n')
     with pytest.raises(SetupError, match=r"\[tlb\] page_size is missing"):
-        hwmodel.load_profile("t", path=path)
+        profiles.load("t", path=path)
 
 
 # ------------------------------------------------------------------ the disk layout

@@ -12,7 +12,7 @@ from harness.bench import compare, report, rundir, suite
 from harness.errors import UsageError
 from harness.guest import buildstamp
 from harness.guest.protocol import Result, parse_line
-from harness.model import figure1, hwmodel, sweep
+from harness.model import figure1, modellog, sweep
 
 
 def run_cli(capsys, *argv):
@@ -249,7 +249,7 @@ def test_pandas_pivots_figure1_csv_without_duplicate_keys(tmp_path):
 
 def test_pandas_loads_a_sweep_csv(tmp_path):
     rows = [sweep.Row("memory.bandwidth_mbs", v, "bcopy", c, "MB/s", 1.0 * v, 0.1 * v, 13.0,
-                      {k: 1.0 for k in hwmodel.COUNTERS})
+                      {k: 1.0 for k in modellog.COUNTERS})
             for v in (1, 2, 4) for c in ("cached", "uncached")]
     sweep.write_csv(rows, tmp_path / "sweep.csv")
     df = pd.read_csv(tmp_path / "sweep.csv")

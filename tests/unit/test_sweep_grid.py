@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from harness.errors import UsageError
-from harness.model import heatmap, hwmodel, sweep
+from harness.model import heatmap, modellog, sweep
 
 
 def rows_2d():
@@ -16,7 +16,7 @@ def rows_2d():
             for case in ("cached", "uncached"):
                 out.append(sweep.Row("memory.bandwidth_mbs", bw, "bcopy", case, "MB/s",
                                      bw / 2 + size / 65536 + (case == "cached"), 0.1, 13.0,
-                                     {k: 1.0 for k in hwmodel.COUNTERS},
+                                     {k: 1.0 for k in modellog.COUNTERS},
                                      "dcache.size", size))
     return out
 
@@ -57,7 +57,7 @@ def test_a_grid_csv_is_tidy_and_reads_back(tmp_path):
 
 def test_a_one_field_csv_is_as_before(tmp_path):
     rows = [sweep.Row("memory.bandwidth_mbs", 4, "bcopy", "cached", "MB/s", 1.0, None, 13.0,
-                      {k: 0.0 for k in hwmodel.COUNTERS})]
+                      {k: 0.0 for k in modellog.COUNTERS})]
     sweep.write_csv(rows, tmp_path / "sweep.csv")
     head = (tmp_path / "sweep.csv").read_text().splitlines()[0]
     assert head.startswith("param,value,bench,case,unit,measured,mips_relative,machine_mips,")

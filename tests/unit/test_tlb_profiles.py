@@ -9,11 +9,11 @@ import pytest
 
 from harness.errors import SetupError
 from harness.guest.protocol import parse_line
-from harness.model import hwmodel
+from harness.model import counters, modelargs, modellog, profiles
 
 import hwmodel_ref
 
-P5 = (hwmodel.PROFILE_DIR / "pc-p5.toml").read_text()
+P5 = (profiles.PROFILE_DIR / "pc-p5.toml").read_text()
 # The machines of the paper: calibrated, and their results must not move.
 PAPER = ("mvax2", "vax8800", "sun3", "sun4", "ds3100", "ds3100-riscv", "m2000")
 
@@ -21,7 +21,7 @@ PAPER = ("mvax2", "vax8800", "sun3", "sun4", "ds3100", "ds3100-riscv", "m2000")
 def load_text(tmp_path: Path, text: str, name: str = "t"):
     p = tmp_path / f"{name}.toml"
     p.write_text(text)
-    return hwmodel.load_profile(name, path=p)
+    return profiles.load(name, path=p)
 
 
 def edit(text: str, old: str, new: str) -> str:
@@ -31,11 +31,11 @@ def edit(text: str, old: str, new: str) -> str:
 
 @pytest.mark.parametrize("name", PAPER)
 def test_paper_profiles_have_no_tlb(name):
-    assert "tlb" not in hwmodel.load_profile(name).data
+    assert "tlb" not in profiles.load(name).data
 
 
 def test_pc_p5_has_the_pentium_tlbs():
-    t = hwmodel.load_profile("pc-p5").get("tlb")
+    t = profiles.load("pc-p5").get("tlb")
     assert (t["itlb_entries"], t["itlb_assoc"], t["dtlb_entries"], t["dtlb_assoc"]) == \
         (32, 4, 64, 4)
     assert (t["page_size"], t["large_entries"], t["large_page_size"]) == (4096, 8, 4 << 20)
@@ -66,7 +66,7 @@ def test_bad_tlb_values_name_the_field(tmp_path, old, new, message):
 
 
 def test_software_refill_is_for_mips_and_needs_nothing_else(tmp_path):
-    ds = (hwmodel.PROFILE_DIR / "ds3100.toml").read_text()
+    ds = (profiles.PROFILE_DIR / "ds3100.toml").read_text()
     text = ds + '\n[tlb]\nrefill = "software"\npage_size = 4096\n'
     hw = load_text(tmp_path, text.replace('name = "ds3100"', 'name = "t"'))
     assert hw.get("tlb")["refill"] == "software"
@@ -76,22 +76,22 @@ def test_software_refill_is_for_mips_and_needs_nothing_else(tmp_path):
 
 
 def test_walk_is_refused_where_the_model_knows_no_walk(tmp_path):
-    sun4 = (hwmodel.PROFILE_DIR / "sun4.toml").read_text().replace('name = "sun4"', 'name = "t"')
+    sun4 = (profiles.PROFILE_DIR / "sun4.toml").read_text().replace('name = "sun4"', 'name = "t"')
     tail = P5[P5.index("[tlb]"):]
     with pytest.raises(SetupError, match="not modelled on sparc"):
         load_text(tmp_path, sun4 + "\n" + tail)
 
 
 def tlb_args(hw):
-    return [a for a in hwmodel.profile_args(hw) if a.startswith("tlb.")]
+    return [a for a in modelargs.profile_args(hw) if a.startswith("tlb.")]
 
 
 def test_tlb_arguments_only_with_a_tlb_section():
-    assert tlb_args(hwmodel.load_profile("ds3100-riscv")) == []
-    args = tlb_args(hwmodel.load_profile("pc-p5"))
+    assert tlb_args(profiles.load("ds3100-riscv")) == []
+    args = tlb_args(profiles.load("pc-p5"))
     assert "tlb.dtlb_entries=64" in args and "tlb.itlb_assoc=4" in args
     assert "tlb.large_page_size=4194304" in args and "tlb.walk_cycles=4" in args
-    none = hwmodel.load_profile("pc-p5", {"tlb": None})
+    none = profiles.load("pc-p5", {"tlb": None})
     assert tlb_args(none) == []
 
 
@@ -117,25 +117,25 @@ def result(bench="getpid", case="call"):
 
 
 def test_chen_events_by_name():
-    per_op = {k: 1.0 for k in hwmodel.COUNTERS}
-    ev = hwmodel.chen_events(per_op, "riscv")
+    per_op = {k: 1.0 for k in modellog.COUNTERS}
+    ev = modellog.chen_events(per_op, "riscv")
     assert list(ev) == ["cycles", "instructions", "data_reads", "data_writes",
                         "icache_misses", "dcache_misses", "itlb_misses", "dtlb_misses",
                         "segment_loads"]
     assert ev["itlb_misses"] is None and ev["segment_loads"] is None
     per_op.update(itlb_miss=2.0, dtlb_miss=3.0, segloads=4.0, insns=5.0)
-    ev = hwmodel.chen_events(per_op, "x86")
+    ev = modellog.chen_events(per_op, "x86")
     assert (ev["instructions"], ev["itlb_misses"], ev["dtlb_misses"], ev["segment_loads"]) == \
         (5.0, 2.0, 3.0, 4.0)
-    assert hwmodel.chen_events(per_op, "m68k")["segment_loads"] is None
+    assert modellog.chen_events(per_op, "m68k")["segment_loads"] is None
 
 
 def test_counter_table_shows_tlb_columns_only_with_a_tlb():
-    plain = {k: 1.0 for k in hwmodel.COUNTERS}
-    text = hwmodel.format_counter_table("p", "m", 1, [(result(), plain)])
+    plain = {k: 1.0 for k in modellog.COUNTERS}
+    text = counters.format_counter_table("p", "m", 1, [(result(), plain)])
     assert "DTLB-miss" not in text
     tlb = dict(plain, itlb_miss=0.5, dtlb_miss=0.25, segloads=7.0)
-    text = hwmodel.format_counter_table("p", "m", 1, [(result(), tlb)])
+    text = counters.format_counter_table("p", "m", 1, [(result(), tlb)])
     head = text.splitlines()[1].split()
     assert head[head.index("D-miss") + 1:head.index("D-miss") + 4] == \
         ["ITLB-miss", "DTLB-miss", "seg-ld"]
@@ -152,9 +152,9 @@ def test_final_table_leaves_tlb_walks_out_of_exact_rows():
     run = report.RunRecord(arch="x86", profile="pc-p5", mips=85.0, profile_note="",
                            results=[line("s128-8k", 8192), line("s128-256k", 256 << 10),
                                     line("s128-4m", 4 << 20)])
-    kinds = {r.key: r.kind for r in finaltable.final_table(run, hwmodel.load_profile(
+    kinds = {r.key: r.kind for r in finaltable.final_table(run, profiles.load(
         "pc-p5").data)}
     assert kinds == {"memlat/s128-8k": "=", "memlat/s128-256k": "=", "memlat/s128-4m": ">="}
-    plain = {r.key: r.kind for r in finaltable.final_table(run, hwmodel.load_profile(
+    plain = {r.key: r.kind for r in finaltable.final_table(run, profiles.load(
         "pc-p5", {"tlb": None}).data)}
     assert plain["memlat/s128-4m"] == "="
