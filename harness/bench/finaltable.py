@@ -239,7 +239,7 @@ def _ns(r: Result | None) -> float | None:
 
 
 def _extra(r: Result | None, key: str) -> int:
-    return int(r.extra.get(key, 0)) if r is not None else 0
+    return r.count(key) if r is not None else 0
 
 
 def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:

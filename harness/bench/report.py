@@ -234,7 +234,7 @@ def _our_rows(view: View, run: RunRecord, label: str, cases: tuple[str, ...]) ->
     writes = [r.extra.get("dev_writes") if r else None for r in ours]
     if any(w is not None for w in writes):
         rows.append([f"  disk writes per {view.op}"] +
-                    [fmt(int(w) / r.iters) if w is not None and r else "-"
+                    [fmt(r.count("dev_writes") / r.iters) if w is not None and r else "-"
                      for w, r in zip(writes, ours)] + pad)
     return rows
 
@@ -362,7 +362,7 @@ def case_fields(run: RunRecord, r: Result) -> dict[str, Any]:
     out["loop_insns"] = r.loop_insns if counts else None
     for k, v in r.extra.items():
         if k != "policy":
-            out[k] = typed(v)
+            out[k] = v
     d = r.derived()
     out.update(d)
     for k in ("dev_reads", "dev_writes"):
@@ -386,13 +386,6 @@ def case_fields(run: RunRecord, r: Result) -> dict[str, Any]:
     return out
 
 
-def typed(v: Any) -> Any:
-    """A RESULT field's value as a number where it is one."""
-    if isinstance(v, str) and v.isdigit():
-        return int(v)
-    return v
-
-
 # ---------------------------------------------------------------- files
 
 _FIXED = {"bench", "case", "iters", "bytes", "ns", "loop_ns", "insns", "loop_insns"}
@@ -408,7 +401,7 @@ def to_json(run: RunRecord) -> dict[str, Any]:
         entry: dict[str, Any] = {k: flat[k] for k in
                                  ("bench", "case", "iters", "bytes", "ns", "loop_ns",
                                   "insns", "loop_insns")}
-        entry.update({k: typed(v) for k, v in r.extra.items()})
+        entry.update(r.extra)
         entry["line"] = r.line
         entry["derived"] = {k: flat[k] for k in DERIVED if k in flat}
         entry["paper"] = None if flat["paper_table"] is None else {
@@ -432,7 +425,7 @@ def to_json(run: RunRecord) -> dict[str, Any]:
         **run.meta,
         "boot": None if run.boot is None else {
             "arch": run.boot.arch, "ram": run.boot.ram, "hz": run.boot.hz,
-            **{k: typed(v) for k, v in run.boot.extra.items()}},
+            **run.boot.extra},
         "results": results,
     }
 
@@ -446,7 +439,7 @@ def _result_from_json(d: dict[str, Any]) -> Result:
     skip = {"line", "derived", "paper", "model"} | _FIXED
     return Result(bench=d["bench"], case=d["case"], bytes=int(d.get("bytes") or 0),
                   line=d.get("line", ""),
-                  extra={k: str(v) for k, v in d.items() if k not in skip},
+                  extra={k: v for k, v in d.items() if k not in skip},
                   iters=int(d["iters"]), ns=int(d["ns"]), loop_ns=int(d["loop_ns"]),
                   insns=int(d["insns"] or 0), loop_insns=int(d["loop_insns"] or 0))
 
@@ -465,7 +458,7 @@ def load_json(path: Path) -> RunRecord:
     boot = None
     if b:
         boot = Boot(arch=b["arch"], ram=int(b["ram"]), hz=int(b["hz"]),
-                    extra={k: str(v) for k, v in b.items() if k not in ("arch", "ram", "hz")})
+                    extra={k: v for k, v in b.items() if k not in ("arch", "ram", "hz")})
     known = {"format", "run", "arch", "profile", "tag", "mips", "profile_note", "paper_row",
              "provenance", "boot", "results"}
     try:

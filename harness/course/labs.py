@@ -39,7 +39,7 @@ def _counter(name: str) -> Callable[[modellog.Joined], float]:
 
 
 def _extra_per_op(name: str) -> Callable[[modellog.Joined], float]:
-    return lambda j: float(j.result.extra.get(name, 0)) / (j.result.iters or 1)
+    return lambda j: j.result.count(name) / (j.result.iters or 1)
 
 
 def _mb_per_s(j: modellog.Joined) -> float:

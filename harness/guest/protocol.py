@@ -8,7 +8,10 @@ A line that starts with a protocol word must follow the document exactly:
 a missing required field, a repeated field, a word without `=`, or a value
 that should be an integer and is not raises ProtocolError naming the field
 and quoting the line.  Lines that start with anything else are for people
-and parse to None.  Derived values (time per operation, bandwidth) are
+and parse to None.  Every field is typed here, once: a RESULT or BOOT
+line's fields beyond the required ones (size=, dev_reads=, policy=) are
+ints where the guest printed a decimal integer and text otherwise, and no
+reader parses them again.  Derived values (time per operation, bandwidth) are
 computed here with exact fractions so rounding happens only when printing.
 """
 
@@ -65,6 +68,11 @@ def _hex(f: dict[str, str], key: str, line: str) -> int | None:
     return int(value, 16)
 
 
+def _value(v: str) -> int | str:
+    """An extra field's value: an int if the guest printed a decimal integer."""
+    return int(v) if _UINT.fullmatch(v) else v
+
+
 @dataclass(frozen=True)
 class Result:
     """One measured case: raw totals from the guest, derived values as properties.
@@ -83,7 +91,7 @@ class Result:
     insns: int
     loop_insns: int
     bytes: int = 0
-    extra: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, int | str] = field(default_factory=dict)   # typed: _value()
     line: str = ""
 
     REQUIRED_INTS = ("iters", "ns", "loop_ns", "insns", "loop_insns")
@@ -142,14 +150,14 @@ class Result:
             "mb_per_s": self.mb_per_s,
         }
 
-    def raw(self) -> dict[str, object]:
-        """The fields as the guest printed them (extra fields included)."""
-        d: dict[str, object] = {"bench": self.bench, "case": self.case}
-        for k in self.REQUIRED_INTS:
-            d[k] = getattr(self, k)
-        d["bytes"] = self.bytes
-        d.update(self.extra)
-        return d
+    def count(self, key: str) -> int:
+        """Extra field `key` as an integer, 0 when the line has none
+        (dev_reads=, size=, ...); ProtocolError if the guest printed text."""
+        v = self.extra.get(key, 0)
+        if not isinstance(v, int):
+            raise ProtocolError(f"field {key!r} is not a decimal integer ({v!r}) "
+                                f"in line {self.line!r}")
+        return v
 
 
 @dataclass(frozen=True)
@@ -193,7 +201,7 @@ class Boot:
     arch: str
     ram: int
     hz: int
-    extra: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, int | str] = field(default_factory=dict)   # typed: _value()
 
 
 Record = Union[Result, TestLine, Summary, Killed, Panic, Boot]
@@ -208,7 +216,7 @@ def _parse_result(rest: list[str], line: str) -> Result:
     if ints["iters"] == 0:
         raise ProtocolError(f"field 'iters' must be > 0 in line {line!r}")
     known = {"bench", "case", "bytes", *Result.REQUIRED_INTS}
-    extra = {k: v for k, v in f.items() if k not in known}
+    extra = {k: _value(v) for k, v in f.items() if k not in known}
     return Result(bench=bench, case=case, bytes=nbytes, extra=extra, line=line, **ints)
 
 
@@ -234,7 +242,7 @@ def _parse_killed(rest: list[str], line: str) -> Killed:
 
 def _parse_boot(rest: list[str], line: str) -> Boot:
     f = _fields(rest, line)
-    extra = {k: v for k, v in f.items() if k not in ("arch", "ram", "hz")}
+    extra = {k: _value(v) for k, v in f.items() if k not in ("arch", "ram", "hz")}
     return Boot(arch=_require(f, "arch", line), ram=_uint(f, "ram", line),
                 hz=_uint(f, "hz", line), extra=extra)
 

@@ -60,7 +60,7 @@ def points(profile: str, outputs: dict[str, list[str]], refs: int = REFS) -> lis
         lines = outputs[command(policy, refs)]
         for r in (protocol.parse_line(x) for x in lines if x.startswith("RESULT ")):
             assert isinstance(r, protocol.Result)
-            size = int(r.extra["size"])
+            size = r.count("size")
             ns = float(r.ns_per_op)
             pts.append(Point(policy, size, ns, ns / hw.cycle_ns))
             if policy == POLICIES[0]:

@@ -25,7 +25,7 @@ def make_run(lines=LINES) -> report.RunRecord:
     return report.RunRecord(
         arch="riscv", profile="none", mips=1000.0, profile_note="profile none = test note",
         results=[parse_line(line) for line in lines],
-        boot=Boot("riscv", 134217728, 100, {"pages": "32398"}),
+        boot=Boot("riscv", 134217728, 100, {"pages": 32398}),
         meta={"emulator": "QEMU emulator version 10.0.2", "qemu_version": "10.0.2",
               "git_commit": "abc", "git_dirty": False, "created": "2026-01-01T00:00:00+00:00",
               "command": ["qemu", "-kernel", "k.elf"]})
