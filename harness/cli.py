@@ -35,12 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from . import ROOT, __version__, docs
-from .bench import checks, compare, finaltable, provenance, report, rundir, suite
+from . import ROOT, __version__, docs, tables
+from .bench import checks, compare, provenance, report, rundir, runrecord, suite
 from .course import debug, grade, labs
 from .errors import HarnessError, UsageError
 from .guest import machines
-from .model import (attribute, calibrate, counters, executor, figure1, figure4, overhead, profiles, runs, sweep)
+from .model import (attribute, calibrate, executor, figure1, figure4, overhead, profiles, runs,
+                    sweep)
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -164,16 +165,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     machine, profile = _machine_and_profile(args)
     out = Path(args.out)
     machine.check()                          # built? (SetupError saying what to run)
-    provenance.verify(machine, profile)   # and not older than its sources?
+    provenance.verify(machine, profile)      # and not older than its sources?
     with rundir.RunDir(out, rundir.run_name(args.arch, args.profile, args.tag)) as d:
         log_path, hw_log = d.path("console.log"), d.path("hwmodel.log")
         guest = runs.start(machine, profile, log_path, hw_log)
-        record = report.RunRecord(
-            arch=args.arch, profile=profile.name, mips=profile.mips,
-            profile_note=profile.note, results=[], tag=args.tag,
-            paper_machine=profile.data.get("paper", ""),
-            paper_os=profile.data.get("paper_os", ""),
-            provenance=provenance.record(machine, profile, guest.argv))
+        record = runrecord.new(machine, profile, args.tag, guest.argv)
         _say(f"harness: booting {args.arch} (profile {args.profile}): {' '.join(guest.argv)}")
 
         def progress(run: suite.BenchRun) -> None:
@@ -190,21 +186,13 @@ def cmd_run(args: argparse.Namespace) -> int:
             e.detail = "\n".join(x for x in (e.detail, where) if x)
             raise
         record.results = suite.all_results(done)
-        text = report.format_report(record)
         if profile.model:
-            joined = runs.attach_counters(record, profile, hw_log, _say)
-            text += "\n" + counters.format_counters(profile, joined)
+            runs.attach_counters(record, profile, hw_log, _say)
         if args.suite == "measure":
-            record.meta["suite"] = "measure"
-            rows = finaltable.final_table(record, profile.data)
-            record.meta["final_table"] = finaltable.to_json(rows)
-            text += "\n" + finaltable.format_table(rows, record)
+            runrecord.add_final_table(record, profile.data)
+        text = runrecord.report_text(record)
         print(text, end="")
-        d.path("report.txt").write_text(text)
-        report.write_json(record, d.path(rundir.RESULTS))
-        report.write_csv(record, d.path("results.csv"))
-        if args.suite == "measure":
-            finaltable.write_csv(rows, d.path("final.csv"))
+        runrecord.write(d, record, text)
     _say(f"harness: wrote {d.final}/: {', '.join(sorted(p.name for p in d.final.iterdir()))}")
     return EXIT_OK
 
@@ -274,21 +262,6 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def report_text(record: report.RunRecord) -> str:
-    """The tables `run` printed, from a results file."""
-    text = report.format_report(record)
-    if record.model:
-        hw = record.meta.get("hwmodel", {})
-        items = [(r, record.model[(r.bench, r.case)]["per_op"]) for r in record.results
-                 if (r.bench, r.case) in record.model]
-        text += "\n" + counters.format_counter_table(
-            record.profile, hw.get("params", {}).get("machine", ""), record.mips, items)
-    if record.meta.get("final_table"):
-        text += "\n" + finaltable.format_table(
-            finaltable.from_json(record.meta["final_table"]), record)
-    return text
-
-
 def _load_run(spec: str, out: str) -> tuple[Path, report.RunRecord]:
     path = Path(spec)
     if path.is_file():                     # a results.json given by name
@@ -298,16 +271,16 @@ def _load_run(spec: str, out: str) -> tuple[Path, report.RunRecord]:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    print(report_text(_load_run(args.run, args.out)[1]), end="")
+    print(runrecord.report_text(_load_run(args.run, args.out)[1]), end="")
     return EXIT_OK
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     (pa, a), (pb, b) = _load_run(args.a, args.out), _load_run(args.b, args.out)
     cmp = compare.compare(a, b, allow_mismatch=args.allow_mismatch)
-    print(compare.format_table(cmp), end="")
+    print(compare.text(cmp), end="")
     path = Path(args.csv) if args.csv else Path(args.out) / f"compare-{a.name}-vs-{b.name}.csv"
-    compare.write_csv(cmp, path)
+    tables.write_csv(path, *compare.csv_table(cmp))
     _say(f"harness: compared {pa} with {pb}; wrote {path}")
     return EXIT_OK
 
@@ -315,10 +288,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_machines(args: argparse.Namespace) -> int:
     rows = [("arch", "emulator", "loads", "model", "tests' profile", "notes")]
     for m in machines.MACHINES.values():
-        rows.append((m.arch, m.emulator.name, m.kernel, m.model or "-", m.model_profile or "-", m.notes))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    for r in rows:
-        print("  ".join([c.ljust(w) for c, w in zip(r, widths)] + [r[-1]]).rstrip())
+        rows.append((m.arch, m.emulator.name, m.kernel, m.model or "-", m.model_profile or "-",
+                     m.notes))
+    for line in tables.format_table(None, rows, left=len(rows[0]), free_last=True):
+        print(line)
     return EXIT_OK
 
 

@@ -13,14 +13,13 @@ cases both have are compared, under a header saying what differs.
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from . import provenance
 from .report import RunRecord, fmt, value_in_unit, view_of
 from ..errors import UsageError
+from ..tables import format_table
 
 # The model's counters the table shows (the CSV has every one; the register
 # window traps only where the ISA has windows, SPARC).
@@ -29,7 +28,9 @@ SHOWN = ("insns", "loads", "stores", "imiss", "dmiss", "writebacks", "bytes_in",
 
 
 @dataclass
-class Row:
+class CaseDiff:
+    """One benchmark case in both runs."""
+
     bench: str
     case: str
     unit: str
@@ -56,7 +57,7 @@ class Row:
 class Comparison:
     a: RunRecord
     b: RunRecord
-    rows: list[Row]
+    rows: list[CaseDiff]
     differences: list[str]                 # what produced A and B differently
     only_a: list[tuple[str, str]]
     only_b: list[tuple[str, str]]
@@ -105,10 +106,10 @@ def compare(a: RunRecord, b: RunRecord, allow_mismatch: bool = False) -> Compari
         assert ra is not None and rb is not None
         view = view_of(bench)
         unit = view.unit if view else "us"
-        rows.append(Row(bench, case, unit, value_in_unit(ra, unit), value_in_unit(rb, unit),
-                        _f(ra.insns_per_op), _f(rb.insns_per_op),
-                        dict(a.model.get((bench, case), {}).get("per_op", {})),
-                        dict(b.model.get((bench, case), {}).get("per_op", {}))))
+        rows.append(CaseDiff(bench, case, unit, value_in_unit(ra, unit),
+                             value_in_unit(rb, unit), _f(ra.insns_per_op), _f(rb.insns_per_op),
+                             dict(a.model.get((bench, case), {}).get("per_op", {})),
+                             dict(b.model.get((bench, case), {}).get("per_op", {}))))
     if not rows:
         raise UsageError(f"A ({a.name}) and B ({b.name}) have no case in common")
     return Comparison(a, b, rows, differences, only_a, only_b)
@@ -130,23 +131,14 @@ def _signed(v: float | None) -> str:
     return ("+" if v > 0 else "") + fmt(v)
 
 
-def _grid(header: list[str], rows: list[list[str]], left: int) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    return [line(header), "  ".join("-" * w for w in widths), *[line(r) for r in rows]]
-
-
 def _who(run: RunRecord) -> str:
     p = run.provenance or {}
     when = p.get("created", "?")
     return f"{run.name}: {provenance.short_git(p.get('git', {}))}, {when}"
 
 
-def format_table(c: Comparison) -> str:
+def text(c: Comparison) -> str:
+    """The comparison as `harness compare` prints it."""
     out = [f"A = {_who(c.a)}", f"B = {_who(c.b)}"]
     if c.differences:
         out.append("What differs: " + "; ".join(c.differences))
@@ -168,26 +160,23 @@ def format_table(c: Comparison) -> str:
         if insns:
             cells += [fmt(r.insns_a), fmt(r.insns_b), _signed(_diff(r.insns_a, r.insns_b))]
         body.append(cells)
-    out += _grid(header, body, 3)
+    out += format_table(header, body, left=3)
     keys = [k for k in SHOWN if any(k in r.counters for r in c.rows)]
     if keys:
         out += ["", "Hardware model counters per operation: B - A (empty loop subtracted)"]
         body = [[r.bench, r.case, *[_signed(_diff(r.model_a.get(k), r.model_b.get(k)))
                                    for k in keys]] for r in c.rows if r.counters]
-        out += _grid(["benchmark", "case", *keys], body, 2)
+        out += format_table(["benchmark", "case", *keys], body, left=2)
     return "\n".join(out) + "\n"
 
 
-def csv_columns(c: Comparison) -> list[str]:
+def csv_table(c: Comparison) -> tuple[list[str], list[dict[str, Any]]]:
+    """The comparison's CSV file: (columns, rows), one row per case."""
     counters = list(dict.fromkeys(k for r in c.rows for k in r.counters))
     cols = ["bench", "case", "unit", "a_run", "b_run", "a_value", "b_value", "ratio",
             "a_insns_per_op", "b_insns_per_op", "insns_per_op_change"]
     for k in counters:
         cols += [f"a_model_{k}_per_op", f"b_model_{k}_per_op", f"model_{k}_per_op_change"]
-    return cols
-
-
-def csv_rows(c: Comparison) -> list[dict[str, Any]]:
     rows = []
     for r in c.rows:
         row: dict[str, Any] = {
@@ -200,16 +189,4 @@ def csv_rows(c: Comparison) -> list[dict[str, Any]]:
             row[f"b_model_{k}_per_op"] = r.model_b[k]
             row[f"model_{k}_per_op_change"] = r.model_b[k] - r.model_a[k]
         rows.append(row)
-    return rows
-
-
-def write_csv(c: Comparison, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    columns = csv_columns(c)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        w.writeheader()
-        for row in csv_rows(c):
-            w.writerow({k: "" if row.get(k) is None else
-                        (repr(row[k]) if isinstance(row[k], float) else row[k])
-                        for k in columns})
+    return cols, rows

@@ -32,15 +32,14 @@ final.csv; final_table() is pure, for the unit tests.
 
 from __future__ import annotations
 
-import csv
 import math
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from ..guest import machines
 from ..guest.fsformat import BSIZE
 from ..guest.protocol import Result
+from ..tables import format_table
 from .diskpredict import Disk
 from .suite import memlat_case
 
@@ -218,7 +217,7 @@ class Hardware:
 
 
 @dataclass
-class Row:
+class FinalRow:
     """One line of the Final Results Table; times in ns per operation."""
 
     key: str                    # bench/case, or bench/case/level
@@ -242,18 +241,18 @@ def _extra(r: Result | None, key: str) -> int:
     return r.count(key) if r is not None else 0
 
 
-def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
+def final_table(run: Any, profile: dict[str, Any]) -> list[FinalRow]:
     """The rows, for the results a run of the measure suite has (a
     RunRecord: .result(bench, case)); cases not run are left out."""
     hw = Hardware.from_profile(profile)
-    rows: list[Row] = []
+    rows: list[FinalRow] = []
 
     def add(bench: str, case: str, op: str, src: str, kind: str, hw_ns: float, basis: str,
             measured: float | None = None, key: str = "") -> None:
         r = run.result(bench, case)
         if r is None:
             return
-        rows.append(Row(key or f"{bench}/{case}", op, src, kind, hw_ns,
+        rows.append(FinalRow(key or f"{bench}/{case}", op, src, kind, hw_ns,
                         _ns(r) if measured is None else measured, basis))
 
     trap = hw.insns(2, traps=1)                  # the trap and the return from it
@@ -283,7 +282,7 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
         4 * trap, "four traps")
     cs = run.result("cswitch", "roundtrip")
     if cs is not None:
-        rows.append(Row("cswitch/roundtrip/2", "context switch (cswitch round trip / 2)",
+        rows.append(FinalRow("cswitch/roundtrip/2", "context switch (cswitch round trip / 2)",
                         "002 1e", ">=", 2 * trap, float(cs.ns_per_op) / 2,
                         "a read and a write: two traps"))
 
@@ -360,7 +359,7 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[Row]:
     return rows
 
 
-def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Row]:
+def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[FinalRow]:
     """002's file-system section (4a, 4b, 4d), per block of the file system
     (fsformat.h's BSIZE): each row an estimate ("~") from the copy of a
     block out of memory, the traps of the calls that read it, and the
@@ -375,7 +374,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Ro
     # cache at all).
     keeps = hw.l2 is not None or (hw.dcache is not None and hw.dcache.write_back)
     copy = hw.read_ns(BSIZE) + (0.0 if keeps else hw.write_ns(BSIZE))
-    rows: list[Row] = []
+    rows: list[FinalRow] = []
 
     # 4a: the file-cache size.  The largest size whose re-read found every
     # block in the cache, and the smallest after it that read every block
@@ -391,7 +390,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Ro
             continue
         calls = BSIZE / (_extra(r, "chunk") or BSIZE)        # read calls per block
         reads = _extra(r, "dev_reads") / r.iters
-        rows.append(Row(f"filecache/{r.case}",
+        rows.append(FinalRow(f"filecache/{r.case}",
                         f"file re-read, per block: {_file_size(_extra(r, 'size'))} file, {where}",
                         "002 4a", "~", calls * trap + copy + reads * disk.sequential_ns, _ns(r),
                         f"{calls:.3g} trap, a {BSIZE} B copy from memory, "
@@ -409,7 +408,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Ro
             per = disk.random_ns(size)
             how = (f"random (+ half a rotation, + a seek {1 - disk.same_cylinder(size):.0%} "
                    "of the time: the file in a row on its cylinders)")
-        rows.append(Row(f"fileread/{case}",
+        rows.append(FinalRow(f"fileread/{case}",
                         f"file read, per block: {_file_size(size)} file, cold, {case}",
                         "002 4b", "~", 2 * trap + copy + reads * per, _ns(r),
                         f"2 traps, a {BSIZE} B copy from memory, {reads:.2f} {how} disk reads"))
@@ -422,7 +421,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Ro
         if n < 1 or not r.iters:
             continue
         whose = "readers'" if n > 1 else "reader's"
-        rows.append(Row(f"contention/{r.case}",
+        rows.append(FinalRow(f"contention/{r.case}",
                         f"contention: {n} reader{'s' if n > 1 else ''} at once, per block "
                         "(each reader's time)", "002 4d", ">=", disk.contention_bound_ns(n),
                         _extra(r, "proc_ns") / (n * r.iters),
@@ -461,44 +460,33 @@ def _t(ns: float | None) -> str:
     return f"{text} {unit}"
 
 
-def format_table(rows: list[Row], run: Any) -> str:
+def text(rows: list[FinalRow], run: Any) -> str:
+    """The table as `run --suite measure` prints it."""
     header = ["Operation", "source", "hardware (predicted)", "measured", "software",
               "prediction counts"]
     body = [[r.operation, r.source, f"{'' if r.kind == '=' else r.kind + ' '}{_t(r.hardware_ns)}",
              _t(r.measured_ns), _t(r.software_ns), r.basis] for r in rows]
-    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        out = [cells[0].ljust(widths[0]), cells[1].ljust(widths[1])]
-        out += [c.rjust(w) for c, w in zip(cells[2:5], widths[2:5])]
-        out.append(cells[5])
-        return "  ".join(out).rstrip()
-
     lines = [f"Final Results Table: {run.arch}, profile {run.profile} "
              "(per operation; software = measured - hardware)",
-             line(header), "  ".join("-" * w for w in widths[:5]) + "  " + "-" * 17]
-    lines += [line(b) for b in body]
+             *format_table(header, body, left=2, free_last=True)]
     lines.append("hardware: from the profile alone (harness/bench/finaltable.py); no mark = "
                  "what the model charges for these events, >= a lower bound, ~ an estimate "
                  "(disk requests counted by the run, sequential or random as stated)")
     return "\n".join(lines) + "\n"
 
 
-def to_json(rows: list[Row]) -> list[dict[str, Any]]:
+def to_json(rows: list[FinalRow]) -> list[dict[str, Any]]:
     return [{**asdict(r), "software_ns": r.software_ns} for r in rows]
 
 
-def from_json(items: list[dict[str, Any]]) -> list[Row]:
-    return [Row(**{k: v for k, v in d.items() if k != "software_ns"}) for d in items]
+def from_json(items: list[dict[str, Any]]) -> list[FinalRow]:
+    return [FinalRow(**{k: v for k, v in d.items() if k != "software_ns"}) for d in items]
 
 
 CSV_FIELDS = ("key", "operation", "source", "kind", "hardware_ns", "measured_ns",
               "software_ns", "basis")
 
 
-def write_csv(rows: list[Row], path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
-        w.writeheader()
-        for d in to_json(rows):
-            w.writerow({k: "" if d[k] is None else d[k] for k in CSV_FIELDS})
+def csv_table(rows: list[FinalRow]) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
+    """final.csv's (columns, rows): one row per line of the table."""
+    return CSV_FIELDS, to_json(rows)

@@ -61,7 +61,9 @@ TABLE1_1990 = _platforms(
 
 
 @dataclass(frozen=True)
-class Row:
+class PaperRow:
+    """One row of one of the paper's tables: a machine and its OS."""
+
     machine: str                 # abbreviation from Table 1
     os: str                      # as printed, e.g. "RISC/os 4.0"
     values: tuple[float | None, ...]  # measured columns in the paper's order; None = empty cell
@@ -83,14 +85,14 @@ class Table:
     number: int
     title: str
     columns: tuple[str, ...]     # headers of `values`, with units
-    rows: tuple[Row, ...]
+    rows: tuple[PaperRow, ...]
     printed_column: str = ""     # header of `printed`, if the table has one
     # How `printed` is derived: "time" or "rate" (MIPS-relative speed against
     # the Sun3), "per_mips" (value / MIPS), "" (not recomputed).
     derivation: str = ""
     derived_from: int = 0        # index into `values` used for `printed`
 
-    def row(self, machine: str, os_prefix: str = "", where: str = "") -> Row:
+    def row(self, machine: str, os_prefix: str = "", where: str = "") -> PaperRow:
         for r in self.rows:
             if r.machine == machine and r.os.startswith(os_prefix) and r.where == where:
                 return r
@@ -98,8 +100,8 @@ class Table:
 
 
 def _t(machine: str, os: str, *values: float, printed: float | None = None,
-       where: str = "") -> Row:
-    return Row(machine, os, tuple(values), printed, where)
+       where: str = "") -> PaperRow:
+    return PaperRow(machine, os, tuple(values), printed, where)
 
 
 TABLE2 = Table(2, "Getpid kernel call time", ("Time (microseconds)",), (
@@ -187,8 +189,8 @@ TABLE7 = Table(7, "The modified Andrew benchmark",
 # M2000 and 8800 (never run remotely); None marks an empty cell.
 TABLE8 = Table(8, "Modified Andrew benchmark, cont'd",
                ("MIPS-Relative Speed (Local)", "Remote Penalty (%)"), (
-    Row("M2000", "RISC/os 4.0", (0.53, None), where="Local"),
-    Row("8800", "Ultrix", (0.56, None)),
+    PaperRow("M2000", "RISC/os 4.0", (0.53, None), where="Local"),
+    PaperRow("8800", "Ultrix", (0.56, None)),
     _t("Sun3", "Sprite", 1.0, 3),
     _t("DS3100", "Sprite", 0.49, 6),
     _t("Sun4", "Sprite", 0.50, 7),
@@ -250,12 +252,12 @@ def mips_relative_rate(rate: float, mips: float, ref_rate: float, ref_mips: floa
     return (rate / ref_rate) / (mips / ref_mips)
 
 
-def reference_row(table: Table, sprite: bool) -> Row:
+def reference_row(table: Table, sprite: bool) -> PaperRow:
     """The Sun3 row the 1989 paper scales from: Sprite for Sprite, SunOS otherwise."""
     return table.row("Sun3", "Sprite" if sprite else "SunOS")
 
 
-def recompute(table: Table, row: Row, platforms: dict[str, Platform] = TABLE1) -> float | None:
+def recompute(table: Table, row: PaperRow, platforms: dict[str, Platform] = TABLE1) -> float | None:
     """Recompute a row's derived column from the raw values and Table 1."""
     mips = platforms[row.machine].mips
     value = row.values[table.derived_from]

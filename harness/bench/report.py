@@ -16,7 +16,7 @@ against the Sun3; paper.py keeps those as printed, and its tests check them).
 write_json / load_json keep every parsed field, typed (numbers as numbers,
 null where the ISA counts no instructions), the derived values, the model's
 counters and the run's provenance, so `python3 -m harness report DIR` can
-print the tables again later.  write_csv writes the same fields flat, one
+print the tables again later.  csv_table() is the same fields flat, one
 row per benchmark case (case_fields()), for pandas and spreadsheets.
 """
 
@@ -30,6 +30,7 @@ from typing import Any
 
 from . import paper
 from ..errors import HarnessError
+from ..tables import format_table
 from ..guest.protocol import Boot, Result
 
 FORMAT = "ousterhout-harness-results/2"
@@ -161,7 +162,7 @@ def our_relative(view: View, run: RunRecord) -> float | None:
     return None if r is None else derived(view, value_in_unit(r, view.unit), run.mips)
 
 
-def paper_derived(view: View, row: paper.Row) -> float | None:
+def paper_derived(view: View, row: paper.PaperRow) -> float | None:
     """A paper row's derived column by the same rule, from its values and
     its machine's Table 1 MIPS (the 1989 ratings, those of the tables)."""
     return derived(view, row.values[view.table.derived_from], paper.TABLE1[row.machine].mips)
@@ -194,25 +195,6 @@ def fmt(v: float | None) -> str:
 
 def fmt_paper(v: float | None) -> str:
     return "-" if v is None else f"{v:g}"
-
-
-def _grid(header: list[str], rows: list[list[str]], rule_after: int) -> list[str]:
-    """Left-align the first column, right-align the rest; a rule under the header
-    and another after `rule_after` body rows."""
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
-        return "  ".join([first, *rest]).rstrip()
-
-    rule = "  ".join("-" * w for w in widths)
-    out = [line(header), rule]
-    for i, r in enumerate(rows):
-        out.append(line(r))
-        if i + 1 == rule_after and rule_after < len(rows):
-            out.append(rule)
-    return out
 
 
 def _our_rows(view: View, run: RunRecord, label: str, cases: tuple[str, ...]) -> list[list[str]]:
@@ -258,7 +240,7 @@ def format_view(view: View, run: RunRecord) -> list[str]:
             cells.append("-" if d is None else f"{d:.2f}")
         rows.append(cells)
     title = f"Table {t.number}: {t.title}"
-    return [title, *_grid(header, rows, ours_count)]
+    return [title, *format_table(header, rows, rules_after=(ours_count,))]
 
 
 def _other_results(run: RunRecord) -> list[str]:
@@ -271,7 +253,7 @@ def _other_results(run: RunRecord) -> list[str]:
     rows = [[r.bench, r.case, fmt(float(r.ns_per_op)),
              fmt(None if r.insns_per_op is None else float(r.insns_per_op)),
              fmt(r.mb_per_s)] for r in others]
-    return ["Other results (no table in the paper)", *_grid(header, rows, 0)]
+    return ["Other results (no table in the paper)", *format_table(header, rows)]
 
 
 def format_report(run: RunRecord) -> str:
@@ -484,27 +466,13 @@ CSV_FIELDS = ("run", "arch", "profile", "tag", "bench", "case", "policy", "iters
               "mips_relative", "paper_table", "paper_config", "paper_value")
 
 
-def csv_rows(run: RunRecord) -> tuple[list[str], list[dict[str, Any]]]:
-    """(columns, rows): one row per case; None becomes an empty cell."""
+def csv_table(run: RunRecord) -> tuple[list[str], list[dict[str, Any]]]:
+    """results.csv's (columns, rows): one row per case (tables.write_csv)."""
     rows = [case_fields(run, r) for r in run.results]
     others = [k for row in rows for k in row if k not in CSV_FIELDS]
     extra = [k for k in dict.fromkeys(others) if not k.startswith("model_")]
     model = [k for k in dict.fromkeys(others) if k.startswith("model_")]
     return [*CSV_FIELDS, *extra, *model], rows
-
-
-def write_csv(run: RunRecord, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    columns, rows = csv_rows(run)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        w.writeheader()
-        for row in rows:
-            w.writerow({k: "" if row.get(k) is None else _cell(row[k]) for k in columns})
-
-
-def _cell(v: Any) -> str:
-    return repr(v) if isinstance(v, float) else str(v)
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

@@ -42,6 +42,7 @@ from ..guest import machines
 from ..guest.console import Guest
 from ..model import profiles, runs
 from ..model.executor import Executor, Job, run_jobs
+from ..tables import format_table
 from . import labs
 from .labs import Lab
 
@@ -620,10 +621,7 @@ def format_grade(g: Grade) -> str:
             off = _pct(change(p, now)) if p is not None and now else ""
             row += (fmt(p) if p is not None else "", off)
         rows.append(row)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        lines.append("  " + "  ".join(x.ljust(w) if i < 3 else x.rjust(w)
-                                      for i, (x, w) in enumerate(zip(r, widths))).rstrip())
+    lines += format_table(None, rows, left=3, indent="  ")
     said = set()
     for k, why in g.not_measured.items():
         profile, bench, case, _ = k.split(" ")

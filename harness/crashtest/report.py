@@ -16,11 +16,14 @@ from .. import ROOT
 from ..bench import provenance
 from ..guest import machines
 from ..model import plotfiles, profiles
+from ..tables import format_table
 from . import replay, run, wlog
 
 
 @dataclass
-class Row:
+class PolicyRun:
+    """One workload run under one write policy, and its crash states checked."""
+
     workload: str
     policy: str
     writes: int                  # W records in the log
@@ -70,7 +73,7 @@ at any moment a program resumed (crashes between writes too: the plot).
 """
 
 
-def table(rows: list[Row]) -> str:
+def table(rows: list[PolicyRun]) -> str:
     cells = [HEADER]
     for r in rows:
         tried = f"{len(r.points)}" + ("" if len(r.points) == r.states else f"/{r.states}")
@@ -78,17 +81,10 @@ def table(rows: list[Row]) -> str:
                       str(r.count("consistent")), str(r.count("leaks")),
                       str(r.count("inconsistent")), str(r.left), str(r.lost_points),
                       f"{r.max_lost} B", f"{r.max_risk} B"))
-    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADER))]
-    lines = []
-    for n, c in enumerate(cells):
-        lines.append("  ".join(x.ljust(w) if i < 2 else x.rjust(w)
-                               for i, (x, w) in enumerate(zip(c, widths))).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines) + "\n"
+    return "\n".join(format_table(cells[0], cells[1:], left=2)) + "\n"
 
 
-def explain(rows: list[Row], limit: int = 3) -> str:
+def explain(rows: list[PolicyRun], limit: int = 3) -> str:
     """The inconsistent crash points, a few per row, and what they broke."""
     out = []
     for r in rows:
@@ -138,7 +134,7 @@ def crashtest(out: Path, arch: str = machines.DEFAULT_ARCH, profile: str = "",
     logs = where / "logs"
     fsck = replay.Fsck(ROOT / "build" / arch / "tools" / "fsck")
     image = ROOT / "build" / arch / "fs.img"
-    rows: list[Row] = []
+    rows: list[PolicyRun] = []
     risk: dict[str, list[tuple[int, int]]] = {}
     try:
         for w in workloads or list(run.WORKLOADS):
@@ -150,7 +146,7 @@ def crashtest(out: Path, arch: str = machines.DEFAULT_ARCH, profile: str = "",
                                                     reorder=pol == "delayed",
                                                     max_points=max_points)
                 at_risk = replay.risk_over_time(image, bsize, records)
-                rows.append(Row(w, pol, sum(1 for r in records if r.kind == "W"),
+                rows.append(PolicyRun(w, pol, sum(1 for r in records if r.kind == "W"),
                                 n_pre + n_re, points, at_risk))
                 if pol == "delayed":
                     risk[w] = at_risk

@@ -35,6 +35,7 @@ from ..bench import suite
 from ..errors import HarnessError
 from ..guest import machines
 from ..guest.elfsyms import Symbols, load_range
+from ..tables import format_table
 from . import modellog, profiles
 from .runs import ModelRun, run_model
 
@@ -313,13 +314,7 @@ def format_costs(costs: list[FunctionCost], meta: dict, top: int = 25) -> str:
     for c in costs:
         by_space[c.space] += c.cycles
     exec_total = sum(c.exec_cycles for c in costs)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def fmt(r: list[str]) -> str:
-        return "  ".join([r[0].ljust(widths[0]), r[1].ljust(widths[1])] +
-                         [x.rjust(w) for x, w in zip(r[2:], widths[2:])])
-
-    lines += [fmt(header), "  ".join("-" * w for w in widths), *map(fmt, rows)]
+    lines += format_table(header, rows, left=2)
     lines.append(f"total {total:.1f} cycles per operation ({total * ns_per_cycle / 1000:.3f} us): "
                  + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in sorted(by_space.items()))
                  + f"; executing {100 * exec_total / total:.0f}%, stalled "

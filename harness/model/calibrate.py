@@ -54,9 +54,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .. import ROOT
-from ..bench import paper, suite
+from ..bench import mipsscale, paper, suite
 from ..errors import HarnessError
-from . import mipsscale, profiles, schema
+from . import profiles, schema
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
 
@@ -415,7 +415,7 @@ def write_back(hw: profiles.Profile, f: Fit, today: str) -> None:
 # Written by `python3 -m harness calibrate --profile {hw.name}`; do not edit.
 # Fitted: {fitted}, nothing else.  Targets: Table 1
 # MIPS and Table 5 bcopy ({t.row}): {fitted_cols}.{bound}
-# MIPS reference: {reference()} (harness/model/mipsscale.py).
+# MIPS reference: {reference()} (harness/bench/mipsscale.py).
 date = "{today}"
 not_within_5_percent = {json.dumps(missed)}
 mips_target = {t.mips:g}

@@ -29,7 +29,6 @@ seven are predictions of the models.
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from ..bench import paper, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError
 from ..guest.protocol import Result
+from ..tables import format_table, write_csv
 from . import plotfiles, profiles
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
@@ -193,7 +193,8 @@ def points(measured: dict[str, list[Result]]) -> list[Point]:
 
 # ---------------------------------------------------------------- output
 
-def format_table(pts: list[Point]) -> str:
+def text(pts: list[Point]) -> str:
+    """The figure's numbers as a table (figure1.txt)."""
     names = [b.name for b in BENCHES]
     header = ["machine", "MIPS", "", *names, "geo. mean"]
     rows = []
@@ -203,14 +204,8 @@ def format_table(pts: list[Point]) -> str:
         rows.append(["", "", "paper",
                      *["/".join(f"{v:.2f}" for v in p.paper.get(n, [])) or "-" for n in names],
                      f"{p.paper_mean:.2f}"])
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["Figure 1: MIPS-relative speed (MVAX2 = 1), per benchmark and geometric mean",
-             "  ".join(h.ljust(w) if i < 3 else h.rjust(w)
-                       for i, (h, w) in enumerate(zip(header, widths))),
-             "  ".join("-" * w for w in widths)]
-    for r in rows:
-        lines.append("  ".join(c.ljust(w) if i < 3 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+             *format_table(header, rows, left=3)]
     lines.append("(ours: our kernel on the machine's hardware model, rated at Table 1's MIPS; "
                  "paper: every row of the machine in Tables 2-7, 9, 10, several where it "
                  "ran several systems; only MIPS and bcopy were fitted)")
@@ -219,6 +214,11 @@ def format_table(pts: list[Point]) -> str:
 
 CSV_COLUMNS = ("machine", "profile", "mips", "source", "os", "config", "table", "benchmark",
                "unit", "value", "mips_relative")
+
+
+def csv_table(pts: list[Point]) -> tuple[tuple[str, ...], list[dict[str, object]]]:
+    """figure1.csv: (CSV_COLUMNS, csv_rows())."""
+    return CSV_COLUMNS, csv_rows(pts)
 
 
 def csv_rows(pts: list[Point]) -> list[dict[str, object]]:
@@ -256,16 +256,6 @@ def paper_unit(b: Bench) -> str:
         if word in header:
             return unit
     return ""
-
-
-def write_csv(pts: list[Point], path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
-        w.writeheader()
-        for row in csv_rows(pts):
-            w.writerow({k: "" if row[k] is None else
-                        (repr(row[k]) if isinstance(row[k], float) else row[k])
-                        for k in CSV_COLUMNS})
 
 
 def plot(pts: list[Point], paths: list[Path]) -> None:
@@ -317,11 +307,11 @@ def figure1(out: Path | None = None, say=print,
     measured = {profile: results for (_, profile), (results, _) in zip(MACHINES, got)}
     made_by = {profile: prov for (_, profile), (_, prov) in zip(MACHINES, got)}
     pts = points(measured)
-    text = format_table(pts)
+    table = text(pts)
     with RunDir(out or ROOT / "results", "figure1") as d:
-        d.path("figure1.txt").write_text(text)
-        write_csv(pts, d.path("figure1.csv"))
+        d.path("figure1.txt").write_text(table)
+        write_csv(d.path("figure1.csv"), *csv_table(pts))
         plot(pts, [d.path("figure1.png"), d.path("figure1.svg")])
         d.path("figure1.json").write_text(json.dumps(
             {"points": csv_rows(pts), "provenance": made_by}, indent=1) + "\n")
-    return text, d.final
+    return table, d.final

@@ -23,7 +23,6 @@ another profile): one CSV row per policy and size, cycles per reference.
 
 from __future__ import annotations
 
-import csv
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Callable
 
 from ..bench.finaltable import Hardware
 from ..guest import protocol
+from ..tables import format_table, write_csv
 from . import plotfiles, profiles
 from .runs import run_model
 
@@ -71,12 +71,10 @@ def points(profile: str, outputs: dict[str, list[str]], refs: int = REFS) -> lis
     return pts
 
 
-def write_csv(pts: list[Point], profile: str, path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["profile", "policy", "stride", "size", "ns_per_ref", "cycles_per_ref"])
-        for p in pts:
-            w.writerow([profile, p.policy, STRIDE, p.size, repr(p.ns), repr(p.cycles)])
+def csv_table(pts: list[Point], profile: str) -> tuple[list[str], list[list[object]]]:
+    """The figure's CSV file: (columns, rows), one row per point."""
+    return (["profile", "policy", "stride", "size", "ns_per_ref", "cycles_per_ref"],
+            [[profile, p.policy, STRIDE, p.size, p.ns, p.cycles] for p in pts])
 
 
 def plot(pts: list[Point], profile: str, machine: str, paths: list[Path]) -> None:
@@ -110,15 +108,15 @@ def plot(pts: list[Point], profile: str, machine: str, paths: list[Path]) -> Non
     plt.close(fig)
 
 
-def format_table(pts: list[Point]) -> str:
+def text(pts: list[Point]) -> str:
+    """The curves as a table: cycles per reference by array size and policy."""
     sizes = sorted({p.size for p in pts})
     cols = (*POLICIES, "predicted")
     by = {(p.policy, p.size): p.cycles for p in pts}
-    lines = ["size      " + "".join(f"{c:>11}" for c in cols) + "   (cycles per reference)"]
-    for s in sizes:
-        name = f"{s / 1024:g}K" if s >= 1024 else str(s)
-        lines.append(f"{name:<10}" + "".join(f"{by.get((c, s), float('nan')):11.1f}"
-                                           for c in cols))
+    rows = [[f"{s / 1024:g}K" if s >= 1024 else str(s),
+             *[f"{by.get((c, s), float('nan')):.1f}" for c in cols]] for s in sizes]
+    lines = [f"Figure 4: cycles per reference, by array size and page policy "
+             f"(stride {STRIDE} bytes)", *format_table(["size", *cols], rows)]
     return "\n".join(lines) + "\n"
 
 
@@ -132,9 +130,9 @@ def figure4(profile: str, out: Path, say: Callable[[str], None] = print,
     stem = "figure4" if profile == "pc-p5" else f"figure4-{profile}"
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{stem}.csv", out / f"{stem}.png", out / f"{stem}.json"]
-    write_csv(pts, profile, paths[0])
+    write_csv(paths[0], *csv_table(pts, profile))
     plot(pts, profile, hw.machine, [paths[1]])
     paths[2].write_text(json.dumps({"profile": profile, "stride": STRIDE, "refs": refs,
                                     "commands": commands, "points": [asdict(p) for p in pts],
                                     "provenance": run.provenance}, indent=1) + "\n")
-    return format_table(pts), paths
+    return text(pts), paths

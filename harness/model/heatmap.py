@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from . import plotfiles
-from .sweep import Row, case_words, number, param_words, y_label
+from .sweeprows import SweepResult, case_words, number, param_words, y_label
 
 # Cells labelled with their numbers up to this many along either side.
 LABEL_CELLS = 12
 
 
-def grid_of(rows: list[Row], bench: str, case: str) -> tuple[list[Any], list[Any],
-                                                             list[list[float | None]]]:
+def grid_of(rows: list[SweepResult], bench: str,
+            case: str) -> tuple[list[Any], list[Any], list[list[float | None]]]:
     """(first field's values, second's, measured[i][j]) for one case; None
     where a pair has no row."""
     mine = [r for r in rows if r.bench == bench and r.case == case]
@@ -36,7 +36,7 @@ def grid_of(rows: list[Row], bench: str, case: str) -> tuple[list[Any], list[Any
     return ys, xs, [[cell.get((y, x)) for x in xs] for y in ys]
 
 
-def plot_bench(rows: list[Row], bench: str, paths: list[Path], title: str,
+def plot_bench(rows: list[SweepResult], bench: str, paths: list[Path], title: str,
                at: tuple[Any, Any] | None = None) -> None:
     import matplotlib
     matplotlib.use("Agg")

@@ -31,6 +31,7 @@ from typing import Callable
 from .. import ROOT
 from ..bench import provenance, suite
 from ..guest import buildstamp, machines, protocol
+from ..tables import format_table
 from . import modelargs, profiles, runs
 
 # {benchmark: (emulator CPU seconds, guest instructions)}
@@ -70,40 +71,31 @@ def run_suite(profile: str, arch: str, benches: list[suite.Benchmark],
     return out
 
 
-def format_table(arch: str, profile: str, repeat: int, benches: list[suite.Benchmark],
-                 none: Timings, model: Timings, floor: Timings | None = None) -> str:
+def text(arch: str, profile: str, repeat: int, benches: list[suite.Benchmark],
+         none: Timings, model: Timings, floor: Timings | None = None) -> str:
     """The comparison: per benchmark and in all, instructions from the run
     without the model; with `floor`, two more columns: the floor plugin's
     CPU seconds and its ratio over plain icount."""
+    header = ["benchmark", "guest Minsns", "none cpu s", "none MIPS", "model cpu s",
+              "model MIPS", "ratio"] + (["floor cpu s", "floor ratio"] if floor else [])
+    names = [b.name for b in benches]
+
+    def row(name: str, n: int, s0: float, s1: float, sf: float | None) -> list[str]:
+        cells = [name, f"{n / 1e6:.1f}", f"{s0:.2f}", f"{n / s0 / 1e6:.1f}", f"{s1:.2f}",
+                 f"{n / s1 / 1e6:.1f}", f"{s1 / s0:.2f}"]
+        return cells + ([f"{sf:.2f}", f"{sf / s0:.2f}"] if sf is not None else [])
+
+    rows = [row(b, none[b][1], none[b][0], model[b][0], floor[b][0] if floor else None)
+            for b in names]
+    rows.append(row("all", sum(none[b][1] for b in names), sum(none[b][0] for b in names),
+                    sum(model[b][0] for b in names),
+                    sum(floor[b][0] for b in names) if floor else None))
     lines = [f"Hardware model overhead on {arch}: profile {profile} vs none "
              f"(no model), best of {repeat}", "",
-             f"{'benchmark':10} {'guest Minsns':>12} {'none cpu s':>10} {'none MIPS':>10} "
-             f"{'model cpu s':>11} {'model MIPS':>11} {'ratio':>6}"
-             + (f" {'floor cpu s':>11} {'floor ratio':>11}" if floor else "")]
-    s0_all = s1_all = sf_all = 0.0
-    insns_all = 0
-    for b in benches:
-        s0, n = none[b.name]
-        s1, _ = model[b.name]
-        s0_all += s0
-        s1_all += s1
-        insns_all += n
-        line = (f"{b.name:10} {n / 1e6:12.1f} {s0:10.2f} {n / s0 / 1e6:10.1f} "
-                f"{s1:11.2f} {n / s1 / 1e6:11.1f} {s1 / s0:6.2f}")
-        if floor:
-            sf = floor[b.name][0]
-            sf_all += sf
-            line += f" {sf:11.2f} {sf / s0:11.2f}"
-        lines.append(line)
-    line = (f"{'all':10} {insns_all / 1e6:12.1f} {s0_all:10.2f} "
-            f"{insns_all / s0_all / 1e6:10.1f} {s1_all:11.2f} "
-            f"{insns_all / s1_all / 1e6:11.1f} {s1_all / s0_all:6.2f}")
+             *format_table(header, rows, rules_after=(len(names),))]
     if floor:
-        line += f" {sf_all:11.2f} {sf_all / s0_all:11.2f}"
-        lines += [line, "", "floor: the model's callbacks left empty (hw-models/floor/floor.c): "
+        lines += ["", "floor: the model's callbacks left empty (hw-models/floor/floor.c): "
                   "what the plugin interface costs before the model works"]
-        return "\n".join(lines) + "\n"
-    lines.append(line)
     return "\n".join(lines) + "\n"
 
 
@@ -130,16 +122,16 @@ def overhead(profile: str, repeat: int = 3, bench_names: list[str] | None = None
                 old = best[c].get(name)
                 if old is None or sec < old[0]:
                     best[c][name] = (sec, insns)
-    text = format_table(arch, profile, repeat, benches, best["none"], best[profile],
-                        best.get("floor"))
+    table = text(arch, profile, repeat, benches, best["none"], best[profile],
+                 best.get("floor"))
     path = out or ROOT / "results" / f"hwmodel-overhead-{profile}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    path.write_text(table)
     # what produced it, beside it (harness/bench/provenance.py)
     made_by = provenance.record(machines.get(arch), profiles.load(profile))
     if floor:
         made_by["floor_plugin"] = {"path": str(modelargs.FLOOR_PLUGIN.relative_to(ROOT)),
                                    "sha256": buildstamp.sha256_file(modelargs.FLOOR_PLUGIN)}
     path.with_suffix(".json").write_text(json.dumps(
-        {"table": text, "best": best, "provenance": made_by}, indent=1) + "\n")
-    return text, path
+        {"table": table, "best": best, "provenance": made_by}, indent=1) + "\n")
+    return table, path

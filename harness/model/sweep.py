@@ -23,7 +23,6 @@ Sweeps are predictions: nothing is fitted here.
 
 from __future__ import annotations
 
-import csv
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -31,47 +30,17 @@ from typing import Any
 
 from .. import ROOT
 from ..bench import paper as paper_tables
-from ..bench import report, suite
+from ..bench import mipsscale, report, suite
 from ..bench.rundir import RunDir
 from ..errors import HarnessError, SetupError, UsageError
-from . import mipsscale, modellog, plotfiles, profiles, schema
+from ..tables import write_csv
+from . import heatmap, plotfiles, profiles, schema
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
+from .sweeprows import (SweepResult, case_words, csv_table, number, param_words, parse_values,
+                        y_label)
 
 DEFAULT_BENCHES = ("bcopy", "readcache", "getpid", "mips")
-
-
-@dataclass
-class Row:
-    param: str
-    value: float
-    bench: str
-    case: str
-    unit: str
-    measured: float
-    mips_relative: float | None
-    machine_mips: float
-    counters: dict[str, float]
-    param2: str | None = None        # the second field of a grid sweep, and its value
-    value2: Any = None
-
-
-def parse_values(text: str) -> list[Any]:
-    out: list[Any] = []
-    for word in text.split(","):
-        word = word.strip()
-        if not word:
-            continue
-        try:
-            out.append(int(word))
-        except ValueError:
-            try:
-                out.append(float(word))
-            except ValueError:
-                out.append(word)            # e.g. a write policy
-    if not out:
-        raise HarnessError("sweep: no values given")
-    return out
 
 
 def check_values(profile: str, param: str, values: list[Any], which: str = "") -> None:
@@ -104,7 +73,7 @@ def check_pairs(profile: str, param: str, values: list[Any], param2: str,
 
 
 def measure_point(profile: str, point: tuple[tuple[str, Any], ...], benches: list[str],
-                  arch: str, say=print) -> tuple[list[Row], dict[str, Any]]:
+                  arch: str, say=print) -> tuple[list[SweepResult], dict[str, Any]]:
     """One point of a sweep: one boot with the point's values in place of
     the profile's ((field, value), one pair or two); (its rows, in the
     order the benchmarks ran, and the run's provenance).  A job of the
@@ -121,7 +90,7 @@ def measure_point(profile: str, point: tuple[tuple[str, Any], ...], benches: lis
         r = j.result
         if r.bench == "mips":
             machine_mips = mipsscale.mips_rating(r.iters, r.net_ns)
-    rows: list[Row] = []
+    rows: list[SweepResult] = []
     for j in run.joined:
         r = j.result
         if r.bench == "mips":
@@ -133,7 +102,7 @@ def measure_point(profile: str, point: tuple[tuple[str, Any], ...], benches: lis
             col = report.column_of(view, r.case) if view else None
             rel = None if col is None else report.relative_speed(
                 view.table, col[0], measured, machine_mips, unit == "MB/s")
-        rows.append(Row(param, v, r.bench, r.case, unit, measured, rel, machine_mips,
+        rows.append(SweepResult(param, v, r.bench, r.case, unit, measured, rel, machine_mips,
                         j.counters(), param2, v2))
     where = ", ".join(f"{k} = {x}" for k, x in point)
     say(f"  {where}: " + ", ".join(f"{x.bench} {x.case} {x.measured:.3g} {x.unit}"
@@ -165,7 +134,7 @@ def check(profile: str, param: str, values: list[Any], benches: list[str],
 def sweep(profile: str, param: str, values: list[Any], benches: list[str],
           arch: str | None = None, say=print, param2: str | None = None,
           values2: list[Any] | None = None,
-          ex: Executor | None = None) -> tuple[list[Row], list[dict[str, Any]]]:
+          ex: Executor | None = None) -> tuple[list[SweepResult], list[dict[str, Any]]]:
     """(rows, the provenance of each point's run), point by point in grid()'s
     order, whatever order `ex` ran them in (one after another if not
     given).  With param2 and values2: every pair of values."""
@@ -179,92 +148,7 @@ def sweep(profile: str, param: str, values: list[Any], benches: list[str],
     return rows, [prov for _, prov in got]
 
 
-CSV_COLUMNS = ("param", "value", "bench", "case", "unit", "measured", "mips_relative",
-               "machine_mips")
-
-
-def write_csv(rows: list[Row], path: Path) -> None:
-    """Tidy: one row per point and benchmark case.  A grid sweep's have
-    the second field and its value after the first's (param2, value2)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    keys = list(modellog.COUNTERS)
-    two = any(r.param2 is not None for r in rows)
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        head = list(CSV_COLUMNS)
-        if two:
-            head[2:2] = ["param2", "value2"]
-        w.writerow([*head, *[f"model_{k}_per_op" for k in keys]])
-        for r in rows:
-            point = [r.param, r.value, *([r.param2, r.value2] if two else [])]
-            w.writerow([*point, r.bench, r.case, r.unit, repr(r.measured),
-                        "" if r.mips_relative is None else repr(r.mips_relative),
-                        repr(r.machine_mips), *[repr(r.counters[k]) for k in keys]])
-
-
-def read_csv(path: Path) -> list[Row]:
-    """The rows of a sweep.csv (to plot again without measuring again)."""
-    with open(path, newline="") as f:
-        out = []
-        for d in csv.DictReader(f):
-            value = parse_values(d["value"])[0]
-            counters = {k[len("model_"):-len("_per_op")]: float(v) for k, v in d.items()
-                        if k.startswith("model_")}
-            two = d.get("param2")
-            out.append(Row(d["param"], value, d["bench"], d["case"], d["unit"],
-                           float(d["measured"]),
-                           float(d["mips_relative"]) if d["mips_relative"] else None,
-                           float(d["machine_mips"]), counters,
-                           two or None, parse_values(d["value2"])[0] if two else None))
-    return out
-
-
 # ---------------------------------------------------------------- the plot
-
-UNIT_WORDS = {"us": "microseconds", "ms": "milliseconds", "s": "seconds",
-              "MB/s": "MB per second", "MIPS": "MIPS, VAX-11/780 = 1"}
-# What each case is, for the legends.
-CASE_WORDS = {
-    ("getpid", "call"): "getpid() call",
-    ("cswitch", "roundtrip"): "round trip: 2 switches",
-    ("select", "1empty"): "1 empty pipe",
-    ("select", "10empty"): "10 empty pipes",
-    ("select", "10full"): "10 pipes with data",
-    ("bcopy", "cached"): "8 KB block (in cache)",
-    ("bcopy", "uncached"): "1 MB block (not in cache)",
-    ("readcache", "1mb"): "1 MB file, 16 KB reads",
-    ("openclose", "foo"): '"foo"',
-    ("openclose", "/a/b/c/foo"): '"/a/b/c/foo"',
-    ("mips", "integer"): "integer benchmark",
-}
-
-
-def param_words(param: str, unit: bool = True) -> str:
-    """What a swept field is, in words (params.def's doc line), with its
-    unit unless `unit` is False: the x axis, a title."""
-    p = schema.load().params.get(param)
-    if p is None:
-        return param
-    return p.label if unit else p.doc
-
-
-def case_words(bench: str, case: str) -> str:
-    if (bench, case) in CASE_WORDS:
-        return CASE_WORDS[bench, case]
-    what, _, policy = case.partition("-")     # createdelete 10k-sync, andrew copy-sync
-    what = {"0k": "no data", "10k": "10 KB", "100k": "100 KB"}.get(what, what)
-    return f"{what}, {policy} writes" if policy else what
-
-
-def y_label(bench: str, unit: str) -> str:
-    view = report.view_of(bench)
-    if unit == "MIPS":
-        return "integer speed (MIPS, VAX-11/780 = 1)"
-    if unit == "MB/s":
-        return "bandwidth (MB per second)"
-    op = view.op if view else "operation"
-    return f"time per {op} ({UNIT_WORDS.get(unit, unit)})"
-
 
 @dataclass
 class Marks:
@@ -278,7 +162,7 @@ class Marks:
     paper_relative: dict[tuple[str, str], float]
 
 
-def marks(profile: str, param: str, rows: list[Row]) -> Marks:
+def marks(profile: str, param: str, rows: list[SweepResult]) -> Marks:
     hw = profiles.load(profile)
     at = hw.get(param)
     calibrated = "as calibrated" if param in ("cpu.cpi", "memory.bandwidth_mbs") and \
@@ -308,12 +192,7 @@ def marks(profile: str, param: str, rows: list[Row]) -> Marks:
     return Marks(at, f"{hw.name} {calibrated}: {number(at)} {unit}".rstrip(), paper, relative)
 
 
-def number(v: Any) -> str:
-    """A swept value as people write it: 131072, 11.5, write-back."""
-    return str(v) if isinstance(v, (int, str)) else f"{v:.3g}"
-
-
-def _headline(rows: list[Row]) -> list[tuple[str, str]]:
+def _headline(rows: list[SweepResult]) -> list[tuple[str, str]]:
     """The case per benchmark the relative-speed panel shows: the one the
     paper derives its own column from (Figure 1's choice)."""
     out = []
@@ -329,7 +208,7 @@ def _headline(rows: list[Row]) -> list[tuple[str, str]]:
     return out
 
 
-def plot(rows: list[Row], paths: list[Path], title: str, m: Marks | None = None) -> None:
+def plot(rows: list[SweepResult], paths: list[Path], title: str, m: Marks | None = None) -> None:
     """One panel per benchmark and one of MIPS-relative speed, three to a
     row; linear tick labels at the swept values (a log axis when they span
     a factor of 8 or more); our curves solid, the profile's own value of
@@ -463,7 +342,7 @@ def run_sweep(profile: str, param: str, values: list[Any], benches: list[str],
     check(profile, param, values, benches, param2, values2)
     with RunDir(out or ROOT / "results", dir_name(profile, param, param2)) as d:
         rows, made_by = sweep(profile, param, values, benches, arch, say, param2, values2, ex)
-        write_csv(rows, d.path("sweep.csv"))
+        write_csv(d.path("sweep.csv"), *csv_table(rows))
         info: dict[str, Any] = {"profile": profile, "param": param, "values": values}
         if param2 is None:
             m = marks(profile, param, rows)
@@ -474,7 +353,6 @@ def run_sweep(profile: str, param: str, values: list[Any], benches: list[str],
                                    for (b, c), (v, cfg) in m.paper.items()],
                          "rows": [_one_field(asdict(r)) for r in rows]})
         else:
-            from . import heatmap
             at = (hw.get(param), hw.get(param2))
             title = (f"{hw.machine} on {hw.isa}: {param_words(param, unit=False)} x "
                      f"{param_words(param2, unit=False)}, all else as profiled")

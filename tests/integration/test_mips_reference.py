@@ -2,7 +2,7 @@
 mipsscale.VAX_MIPS_INSNS_PER_ITER instructions per iteration.
 
 Every hardware model's MIPS rating is the VAX-11/780's time for the same
-iterations divided by the model's (harness/model/mipsscale.py), and the 780's time
+iterations divided by the model's (harness/bench/mipsscale.py), and the 780's time
 is that many VAX instructions at 0.47 million per second.  If mips.c or the
 VAX compiler changes, this test says so, and the constant (and then the
 calibration, `make calibrate`) must follow.
@@ -12,7 +12,7 @@ import pytest
 
 from booting import TIMEOUT, start_guest
 from harness.guest import machines, protocol
-from harness.model import mipsscale
+from harness.bench import mipsscale
 
 
 def test_vax_mips_instructions_per_iteration():

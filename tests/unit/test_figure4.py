@@ -5,6 +5,7 @@ import csv
 import pytest
 
 from harness.model import figure4, profiles
+from harness.tables import write_csv
 
 
 def result(size, ns_total, refs=1000):
@@ -23,8 +24,9 @@ def test_points_are_cycles_per_reference_with_the_prediction(tmp_path):
     assert by[("coloured", 512)].cycles == pytest.approx(14.444 / cycle)
     assert by[("random", 512)].ns == pytest.approx(14.445)
     assert by[("predicted", 512)].cycles == pytest.approx(1.3)          # the profile's CPI
-    figure4.write_csv(pts, "pc-p5", tmp_path / "f.csv")
+    write_csv(tmp_path / "f.csv", *figure4.csv_table(pts, "pc-p5"))
     rows = list(csv.DictReader(open(tmp_path / "f.csv")))
     assert len(rows) == 8 and rows[0]["policy"] == "coloured" and rows[0]["stride"] == "128"
-    text = figure4.format_table(pts)
-    assert text.splitlines()[1].startswith("512 ") and "1024K" in text
+    text = figure4.text(pts)
+    assert text.splitlines()[1].split() == ["size", *figure4.POLICIES, "predicted"]
+    assert text.splitlines()[3].startswith("512 ") and "1024K" in text

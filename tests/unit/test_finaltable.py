@@ -10,6 +10,7 @@ from harness.bench.diskpredict import Disk
 from harness.bench.finaltable import Hardware
 from harness.guest.protocol import parse_line
 from harness.model import profiles
+from harness.tables import write_csv
 
 
 def hw(name: str) -> Hardware:
@@ -119,13 +120,13 @@ def test_table_text_json_and_csv(tmp_path):
                      bench="membw", case="write", iters=1, ns=400_000_000, loop_ns=0,
                      insns=0, loop_insns=0, bytes=4 << 20))
     rows = finaltable.final_table(run, profiles.load("ds3100-riscv").data)
-    text = finaltable.format_table(rows, run)
+    text = finaltable.text(rows, run)
     assert "Final Results Table: riscv, profile ds3100-riscv" in text
     assert "system call: getpid" in text and ">= " in text
     assert "10.5 MB/s measured" in text                # 4194304 bytes in 0.4 s
     back = finaltable.from_json(json.loads(json.dumps(finaltable.to_json(rows))))
     assert back == rows
-    finaltable.write_csv(rows, tmp_path / "final.csv")
+    write_csv(tmp_path / "final.csv", *finaltable.csv_table(rows))
     csv_text = (tmp_path / "final.csv").read_text()
     assert csv_text.splitlines()[0] == ",".join(finaltable.CSV_FIELDS)
     assert len(csv_text.splitlines()) == 1 + len(rows)

@@ -11,7 +11,8 @@ import pytest
 from harness.errors import UsageError, HarnessError, SetupError
 from harness.guest import machines
 from harness.guest.protocol import parse_line
-from harness.model import counters, mipsscale, modelargs, modellog, profiles, schema
+from harness.bench import counters, mipsscale
+from harness.model import modelargs, modellog, profiles, schema
 
 import hwmodel_ref
 
@@ -240,7 +241,7 @@ def test_join_pairs_results_with_regions():
     regions = [region(1, 2, 500, insns=1700, cycles=3000), region(2, 3, 100, insns=90, cycles=200)]
     [j] = modellog.join([r1], regions)
     assert j.per_op("insns") == 161 and j.per_op("cycles") == 280
-    table = counters.format_counters(profiles.load("ds3100"), [j])
+    table = counters.format_counter_table("ds3100", "DECstation", 13, [(j.result, j.counters())])
     assert "getpid call" in table and "161" in table
 
 

@@ -7,6 +7,7 @@ import pytest
 from harness.bench import paper, report
 from harness.errors import HarnessError
 from harness.guest.protocol import Boot, parse_line
+from harness.tables import write_csv
 
 LINES = [
     "RESULT bench=getpid case=call iters=1000 ns=250000 loop_ns=50000 insns=250000 loop_insns=50000",
@@ -142,7 +143,7 @@ def test_json_round_trip(tmp_path):
 def test_csv_round_trip(tmp_path):
     run = make_run()
     path = tmp_path / "results.csv"
-    report.write_csv(run, path)
+    write_csv(path, *report.csv_table(run))
     rows = report.read_csv(path)
     assert list(rows[0])[:len(report.CSV_FIELDS)] == list(report.CSV_FIELDS)
     assert list(rows[0])[len(report.CSV_FIELDS):] == ["l1_misses"]

@@ -12,7 +12,8 @@ from harness.bench import compare, report, rundir, suite
 from harness.errors import UsageError
 from harness.guest import buildstamp
 from harness.guest.protocol import Result, parse_line
-from harness.model import figure1, modellog, sweep
+from harness.model import figure1, modellog, sweep, sweeprows
+from harness.tables import write_csv
 
 
 def run_cli(capsys, *argv):
@@ -147,7 +148,7 @@ def test_compare_values_ratio_and_instructions():
     assert getpid.ratio == pytest.approx(1.1)
     assert (getpid.insns_a, getpid.insns_b) == (200, 220)
     assert c.rows[1].ratio == 1
-    text = compare.format_table(c)
+    text = compare.text(c)
     row = next(line for line in text.splitlines() if line.startswith("getpid"))
     assert row.split() == ["getpid", "call", "us", "0.200", "0.220", "1.1000", "200", "220", "+20.0"]
 
@@ -157,11 +158,11 @@ def test_compare_model_counters():
     a.model[("getpid", "call")] = {"per_op": {"insns": 172.0, "dmiss": 0.0, "cycles": 455.0}}
     b.model[("getpid", "call")] = {"per_op": {"insns": 176.0, "dmiss": 1.0, "cycles": 470.0}}
     c = compare.compare(a, b)
-    text = compare.format_table(c)
+    text = compare.text(c)
     assert "Hardware model counters per operation: B - A" in text
     row = text.splitlines()[-1].split()
     assert row == ["getpid", "call", "+4.00", "+1.00", "+15.0"]
-    [csv_row] = compare.csv_rows(c)
+    _, [csv_row] = compare.csv_table(c)
     assert csv_row["model_cycles_per_op_change"] == 15.0
 
 
@@ -174,7 +175,7 @@ def test_compare_refuses_different_suites_naming_the_cases():
         compare.compare(record(LINES), record(LINES, "ds3100"))
     c = compare.compare(record(LINES, tag="a"), record(LINES[:1], tag="b"), allow_mismatch=True)
     assert [r.case for r in c.rows] == ["call"]
-    assert "Only in A (not compared): select 1empty, 10full" in compare.format_table(c)
+    assert "Only in A (not compared): select 1empty, 10full" in compare.text(c)
 
 
 def test_compare_command_on_two_tagged_runs(fake_machine, capsys, tmp_path):
@@ -230,7 +231,7 @@ def made_up(scale):
 
 def test_pandas_pivots_figure1_csv_without_duplicate_keys(tmp_path):
     measured = {profile: made_up(1 + i) for i, (_, profile) in enumerate(figure1.MACHINES)}
-    figure1.write_csv(figure1.points(measured), tmp_path / "figure1.csv")
+    write_csv(tmp_path / "figure1.csv", *figure1.csv_table(figure1.points(measured)))
     df = pd.read_csv(tmp_path / "figure1.csv")
     key = ["machine", "source", "os", "benchmark"]
     assert not df.duplicated(key).any()
@@ -248,13 +249,13 @@ def test_pandas_pivots_figure1_csv_without_duplicate_keys(tmp_path):
 
 
 def test_pandas_loads_a_sweep_csv(tmp_path):
-    rows = [sweep.Row("memory.bandwidth_mbs", v, "bcopy", c, "MB/s", 1.0 * v, 0.1 * v, 13.0,
-                      {k: 1.0 for k in modellog.COUNTERS})
+    rows = [sweeprows.SweepResult("memory.bandwidth_mbs", v, "bcopy", c, "MB/s", 1.0 * v,
+                                  0.1 * v, 13.0, {k: 1.0 for k in modellog.COUNTERS})
             for v in (1, 2, 4) for c in ("cached", "uncached")]
-    sweep.write_csv(rows, tmp_path / "sweep.csv")
+    write_csv(tmp_path / "sweep.csv", *sweeprows.csv_table(rows))
     df = pd.read_csv(tmp_path / "sweep.csv")
     assert df.pivot(index="value", columns="case", values="measured").loc[4, "cached"] == 4.0
-    assert [r.measured for r in sweep.read_csv(tmp_path / "sweep.csv")] == \
+    assert [r.measured for r in sweeprows.read_csv(tmp_path / "sweep.csv")] == \
         [r.measured for r in rows]
 
 

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from harness.errors import UsageError
-from harness.model import heatmap, modellog, sweep
+from harness.model import heatmap, modellog, sweep, sweeprows
+from harness.tables import write_csv
 
 
 def rows_2d():
@@ -14,10 +15,10 @@ def rows_2d():
     for bw in (4, 16):
         for size in (16384, 65536):
             for case in ("cached", "uncached"):
-                out.append(sweep.Row("memory.bandwidth_mbs", bw, "bcopy", case, "MB/s",
-                                     bw / 2 + size / 65536 + (case == "cached"), 0.1, 13.0,
-                                     {k: 1.0 for k in modellog.COUNTERS},
-                                     "dcache.size", size))
+                out.append(sweeprows.SweepResult(
+                    "memory.bandwidth_mbs", bw, "bcopy", case, "MB/s",
+                    bw / 2 + size / 65536 + (case == "cached"), 0.1, 13.0,
+                    {k: 1.0 for k in modellog.COUNTERS}, "dcache.size", size))
     return out
 
 
@@ -44,21 +45,21 @@ def test_a_pair_that_is_no_machine_is_refused_before_booting():
 
 def test_a_grid_csv_is_tidy_and_reads_back(tmp_path):
     rows = rows_2d()
-    sweep.write_csv(rows, tmp_path / "sweep.csv")
+    write_csv(tmp_path / "sweep.csv", *sweeprows.csv_table(rows))
     df = pd.read_csv(tmp_path / "sweep.csv")
     assert list(df.columns[:6]) == ["param", "value", "param2", "value2", "bench", "case"]
     assert len(df) == 8                          # one row per point and case
     wide = df[df.case == "uncached"].pivot(index="value", columns="value2", values="measured")
     assert wide.loc[16, 16384] == pytest.approx(8.25)
-    back = sweep.read_csv(tmp_path / "sweep.csv")
+    back = sweeprows.read_csv(tmp_path / "sweep.csv")
     assert [(r.value, r.value2, r.measured) for r in back] == \
         [(r.value, r.value2, r.measured) for r in rows]
 
 
 def test_a_one_field_csv_is_as_before(tmp_path):
-    rows = [sweep.Row("memory.bandwidth_mbs", 4, "bcopy", "cached", "MB/s", 1.0, None, 13.0,
-                      {k: 0.0 for k in modellog.COUNTERS})]
-    sweep.write_csv(rows, tmp_path / "sweep.csv")
+    rows = [sweeprows.SweepResult("memory.bandwidth_mbs", 4, "bcopy", "cached", "MB/s", 1.0,
+                                  None, 13.0, {k: 0.0 for k in modellog.COUNTERS})]
+    write_csv(tmp_path / "sweep.csv", *sweeprows.csv_table(rows))
     head = (tmp_path / "sweep.csv").read_text().splitlines()[0]
     assert head.startswith("param,value,bench,case,unit,measured,mips_relative,machine_mips,")
 

@@ -9,7 +9,8 @@ import pytest
 
 from harness.errors import SetupError
 from harness.guest.protocol import parse_line
-from harness.model import counters, modelargs, modellog, profiles
+from harness.bench import counters
+from harness.model import modelargs, modellog, profiles
 
 import hwmodel_ref
 

@@ -1,14 +1,16 @@
-"""The counter table a run prints after its report: the model's counters
-per operation, as Chen et al. print them beside each benchmark.
+"""The counter table a run under a model prints after its report: the
+model's counters per operation, as Chen et al. print them beside each
+benchmark (the counters are the model log's, harness/model/modellog.py,
+kept in the run's record).
 """
 
 from __future__ import annotations
 
 from ..guest import machines
 from ..guest.protocol import Result
+from ..tables import format_table
 from .mipsscale import mips_rating
-from .modellog import Joined
-from .profiles import Profile
+from .report import RunRecord
 
 COLUMNS = (("insns", "insns"), ("loads", "loads"), ("stores", "stores"),
            ("I-miss", "imiss"), ("D-miss", "dmiss"), ("wr-back", "writebacks"),
@@ -30,17 +32,22 @@ def _cell(v: float) -> str:
     return f"{v:.3f}"
 
 
-def format_counters(hw: Profile, joined: list[Joined]) -> str:
-    """A table of counters per operation, as Chen et al. print beside each
-    benchmark: one row per RESULT, empty-loop counts subtracted."""
-    return format_counter_table(hw.name, hw.machine, hw.mips,
-                                [(j.result, j.counters()) for j in joined])
+def counter_table(record: RunRecord) -> str:
+    """The table for a run's record ("" without the model's counters): one
+    row per RESULT that has them, empty-loop counts subtracted."""
+    if not record.model:
+        return ""
+    machine = record.meta.get("hwmodel", {}).get("params", {}).get("machine", "")
+    items = [(r, record.model[(r.bench, r.case)]["per_op"]) for r in record.results
+             if (r.bench, r.case) in record.model]
+    return format_counter_table(record.profile, machine, record.mips, items)
 
 
 def format_counter_table(profile: str, machine: str, table1_mips: float,
                          items: list[tuple[Result, dict[str, float]]]) -> str:
-    """format_counters() from (RESULT, counters per operation) pairs, as a
-    results file keeps them (`python3 -m harness report`)."""
+    """The table from (RESULT, counters per operation) pairs: the TLB and
+    register-window columns where every pair has them, and the mips
+    benchmark's rating under it."""
     columns = list(COLUMNS)
     notes = []
     if items and all(k in c for _, c in items for _, k in WINDOW_COLUMNS):
@@ -64,13 +71,8 @@ def format_counter_table(profile: str, machine: str, table1_mips: float,
             else:
                 cells.append(_cell(c[key]))
         rows.append(cells)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [f"Hardware model counters per operation: profile {profile}, {machine}"]
-    fmt = lambda r: "  ".join([r[0].ljust(widths[0])] +  # noqa: E731
-                              [x.rjust(w) for x, w in zip(r[1:], widths[1:])])
-    lines.append(fmt(header))
-    lines.append("  ".join("-" * w for w in widths))
-    lines += [fmt(r) for r in rows]
+    lines = [f"Hardware model counters per operation: profile {profile}, {machine}",
+             *format_table(header, rows)]
     lines.append("(per operation, empty loop subtracted; stall% = memory and disk stall "
                  "cycles / all cycles; B = bytes to/from memory"
                  + "".join("; " + n for n in notes) + ")")
