@@ -1,9 +1,9 @@
 """Read the files of one of our file systems (kernel/include/fsformat.h,
 read by harness/guest/fsformat.py) from an image in memory, the way a user
 would after a crash: follow the directories from the root and read each
-file.  It never trusts the image:
-block numbers out of range read as zeros, a directory met twice is not
-entered again, and a damaged part is skipped rather than raising.
+file.  It never trusts the image: block numbers out of range read as
+zeros, a directory met twice is not entered again, and a damaged part is
+skipped rather than raising.
 
 files(image) -> {path: contents} for regular files, and the directories'
 paths with None.
