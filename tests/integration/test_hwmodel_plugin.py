@@ -294,7 +294,7 @@ def test_each_disk_request_is_charged_once(arch):
     joined = modellog.join(results, regions)
     assert joined
     for j in joined:
-        counted = int(j.result.extra.get("dev_writes", 0)) + int(j.result.extra.get("dev_reads", 0))
+        counted = j.result.count("dev_writes") + j.result.count("dev_reads")
         assert j.timed["disk"] - j.empty["disk"] == counted > 0, (j.result.case, counted)
 
 

@@ -89,12 +89,12 @@ def test_memory_curve_knee_is_at_the_profiles_cache_size(measured, hw):
     hit, memory = hw.load_ns(512, 128), hw.load_ns(4 << 20, 128)
     assert memory > 2 * hit
     for r in coloured:
-        size = int(r.extra["size"])
+        size = r.extra["size"]
         assert float(r.ns_per_op) == pytest.approx(hw.load_ns(size, 128), rel=0.01), r.case
-    flat = [int(r.extra["size"]) for r in coloured
+    flat = [r.extra["size"] for r in coloured
             if float(r.ns_per_op) == pytest.approx(hit, rel=0.01)]
     assert max(flat) == dsize                      # the knee: the cache's size
-    slow = [int(r.extra["size"]) for r in coloured
+    slow = [r.extra["size"] for r in coloured
             if float(r.ns_per_op) == pytest.approx(memory, rel=0.01)]
     assert min(slow) == 2 * dsize                  # direct-mapped: all miss from 2x
 
@@ -105,7 +105,7 @@ def test_page_policy_is_observable(measured, hw):
     _, curves, _ = measured
     coloured, random_, again = curves[0], curves[1], curves[2]
     dsize = hw.dcache.size
-    below = [(c, r) for c, r in zip(coloured, random_) if int(c.extra["size"]) <= dsize]
+    below = [(c, r) for c, r in zip(coloured, random_) if c.extra["size"] <= dsize]
     assert any(float(r.ns_per_op) > 1.2 * float(c.ns_per_op) for c, r in below)
     # the array's placement repeats; the program's own pages (placed by the
     # list at exec) may not, which moves an I-cache miss or two
@@ -126,13 +126,13 @@ def test_suite_memory_curve_is_the_profiles(measured, hw):
 def test_file_tests_count_the_disk(measured):
     record, _, _ = measured
     warm, cold = record.result("bufcache", "warm"), record.result("bufcache", "cold")
-    assert int(warm.extra["dev_reads"]) == 0                   # all in the buffer cache
-    assert int(cold.extra["dev_reads"]) >= 4 * cold.iters      # dropped: 4 blocks a file
+    assert warm.extra["dev_reads"] == 0                   # all in the buffer cache
+    assert cold.extra["dev_reads"] >= 4 * cold.iters      # dropped: 4 blocks a file
     assert cold.ns_per_op > warm.ns_per_op
     sync, delayed = record.result("metadata", "sync"), record.result("metadata", "delayed")
     # FFS-style: two synchronous writes per create (the inode, the directory)
-    assert int(sync.extra["sync_writes"]) == int(sync.extra["dev_writes"]) == 2 * sync.iters
-    assert int(delayed.extra["sync_writes"]) == 0
+    assert sync.extra["sync_writes"] == sync.extra["dev_writes"] == 2 * sync.iters
+    assert delayed.extra["sync_writes"] == 0
     assert sync.ns_per_op > 10 * delayed.ns_per_op
 
 
@@ -164,19 +164,19 @@ def test_file_cache_knee_is_the_kernels_buffer_cache(measured):
     disk = Disk.from_profile(profiles.load(PROFILE).data)
     rs = [r for r in record.results if r.bench == "filecache"]
     assert len(rs) == len(suite.FILECACHE_SIZES)
-    assert all(int(r.extra["size"]) == r.iters * block for r in rs)
-    hits = [r for r in rs if int(r.extra["dev_reads"]) == 0]
-    misses = [r for r in rs if int(r.extra["dev_reads"]) >= r.iters]
+    assert all(r.extra["size"] == r.iters * block for r in rs)
+    hits = [r for r in rs if r.extra["dev_reads"] == 0]
+    misses = [r for r in rs if r.extra["dev_reads"] >= r.iters]
     assert len(hits) + len(misses) == len(rs)                    # all or nothing
-    fits = max(int(r.extra["size"]) for r in hits)
-    assert fits < cache <= min(int(r.extra["size"]) for r in misses)
+    fits = max(r.extra["size"] for r in hits)
+    assert fits < cache <= min(r.extra["size"] for r in misses)
     assert fits >= cache * 3 // 4
     slowest_hit = max(float(r.ns_per_op) for r in hits)
     for r in misses:
         # what the disk adds: at least a sequential request a block, and
         # less than if every request were a random one
         extra = float(r.ns_per_op) - slowest_hit
-        assert disk.sequential_ns <= extra < disk.random_ns(int(r.extra["size"])), r.case
+        assert disk.sequential_ns <= extra < disk.random_ns(r.extra["size"]), r.case
 
 
 def test_random_reads_are_slower_by_what_the_disk_model_charges(measured):
@@ -188,10 +188,10 @@ def test_random_reads_are_slower_by_what_the_disk_model_charges(measured):
     record, _, regions = measured
     seq, rnd = record.result("fileread", "seq"), record.result("fileread", "random")
     disk = Disk.from_profile(profiles.load(PROFILE).data)
-    size = int(seq.extra["size"])
+    size = seq.extra["size"]
     for r in (seq, rnd):
-        assert int(r.extra["dev_reads"]) >= r.iters                # every block from the disk
-    per_block = int(rnd.extra["dev_reads"]) / rnd.iters
+        assert r.extra["dev_reads"] >= r.iters                # every block from the disk
+    per_block = rnd.extra["dev_reads"] / rnd.iters
     expected = per_block * (disk.random_ns(size) - disk.sequential_ns)
     assert float(rnd.ns_per_op) - float(seq.ns_per_op) == pytest.approx(expected, rel=0.1)
     assert float(rnd.ns_per_op) > 5 * float(seq.ns_per_op)
@@ -212,9 +212,9 @@ def test_contention_time_per_block_grows_with_readers(measured):
     per = {}
     for r in record.results:
         if r.bench == "contention":
-            n = int(r.extra["procs"])
-            assert int(r.extra["dev_reads"]) >= n * r.iters        # cold: every block read
-            per[n] = int(r.extra["proc_ns"]) / (n * r.iters)
+            n = r.extra["procs"]
+            assert r.extra["dev_reads"] >= n * r.iters        # cold: every block read
+            per[n] = r.extra["proc_ns"] / (n * r.iters)
     assert sorted(per) == [1, 2, 3, 4]
     for n in per:
         assert per[n] >= disk.contention_bound_ns(n)

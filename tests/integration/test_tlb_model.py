@@ -123,8 +123,8 @@ def test_counters_in_records_and_results():
 
 def memlat(rows):
     """{size: Joined} of memlat's stride-128 cases."""
-    return {int(j.result.extra["size"]): j for j in rows
-            if j.result.bench == "memlat" and j.result.extra["stride"] == "128"}
+    return {j.result.extra["size"]: j for j in rows
+            if j.result.bench == "memlat" and j.result.extra["stride"] == 128}
 
 
 def test_memlat_misses_the_dtlb_beyond_its_reach():
