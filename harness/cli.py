@@ -41,7 +41,7 @@ from .course import debug, grade, labs
 from .errors import HarnessError, UsageError
 from .guest import machines
 from .model import (attribute, calibrate, executor, figure1, figure4, overhead, profiles, runs,
-                    sweep)
+                    sweep, sweeprows)
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -318,10 +318,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     if (args.param2 is None) != (args.values2 is None):
         raise UsageError("a grid sweep needs both --param2 and --values2")
-    sweep.run_sweep(args.profile, args.param, sweep.parse_values(args.values),
+    sweep.run_sweep(args.profile, args.param, sweeprows.parse_values(args.values),
                     args.bench or list(sweep.DEFAULT_BENCHES), Path(args.out), arch=args.arch,
                     say=_say, param2=args.param2,
-                    values2=sweep.parse_values(args.values2) if args.values2 else None,
+                    values2=sweeprows.parse_values(args.values2) if args.values2 else None,
                     ex=_executor(args))
     return EXIT_OK
 

@@ -32,13 +32,12 @@ from .. import ROOT
 from ..bench import paper as paper_tables
 from ..bench import mipsscale, report, suite
 from ..bench.rundir import RunDir
-from ..errors import HarnessError, SetupError, UsageError
+from ..errors import SetupError, UsageError
 from ..tables import write_csv
 from . import heatmap, plotfiles, profiles, schema
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
-from .sweeprows import (SweepResult, case_words, csv_table, number, param_words, parse_values,
-                        y_label)
+from .sweeprows import SweepResult, case_words, csv_table, number, param_words, y_label
 
 DEFAULT_BENCHES = ("bcopy", "readcache", "getpid", "mips")
 

@@ -378,10 +378,10 @@ def test_mips_rating_reference():
 
 
 def test_sweep_values_and_refusals():
-    from harness.model import sweep
-    assert sweep.parse_values("1,2, 4.5,write-back") == [1, 2, 4.5, "write-back"]
+    from harness.model import sweep, sweeprows
+    assert sweeprows.parse_values("1,2, 4.5,write-back") == [1, 2, 4.5, "write-back"]
     with pytest.raises(HarnessError, match="no values"):
-        sweep.parse_values(" , ")
+        sweeprows.parse_values(" , ")
     # a bad value is the sweep's, not the profile file's: named as such
     with pytest.raises(UsageError, match=r"--values: 0 is not a possible value "
                        r"\(\[memory\] bandwidth_mbs = 0 must be a number > 0\)") as e:
