@@ -5,7 +5,7 @@ line added there is a profile field the harness checks and passes on, and
 the disk layout comes from kernel/include/fsformat.h alone
 (harness/guest/fsformat.py).
 
-No emulator here; tests/integration/test_params_schema.py builds the
+No emulator here; tests/integration/test_schema_plugin.py builds the
 plugin with a made-up parameter and boots it.
 """
 

@@ -2,7 +2,8 @@
 copy of the tree: the plugin built there by the Makefile's own rule takes
 it from the harness, checks its range and writes it back in its HWMODEL
 line, and the harness checks a profile's value of it, naming the field.
-(The unit side: tests/unit/test_params_schema.py.)
+(The unit side: tests/unit/test_params_schema.py; pytest needs the two
+files' names to differ.)
 """
 
 import shutil
