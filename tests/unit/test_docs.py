@@ -105,6 +105,9 @@ HISTORY = {
         "hw-models/plugin/hwmodel.c": "the plugin's source then, now hw-models/qemu/plugin.c",
         "hw-models/plugin/model.h": "the model's header then, now hw-models/core/isa.h",
         "hwmodel.c": "hw-models/plugin/hwmodel.c, named again in the same row",
+        "harness/model/hwmodel.py": "the harness's model module when the ports were made; "
+                                    "now profiles.py, modelargs.py, modellog.py and "
+                                    "bench/counters.py",
     },
 }
 
