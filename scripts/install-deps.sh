@@ -101,10 +101,6 @@ for p in $wanted; do
         *)      need_apt+=("$p") ;;
     esac
 done
-if [ ${#need_qemu[@]} -gt 0 ]; then
-    echo "deps: installing ${need_qemu[*]} (QEMU 10) from bookworm-backports"
-    apt_install -t bookworm-backports "${need_qemu[@]}"
-fi
 
 # The harness's Python modules `python3` cannot find, asked in one run and
 # without importing them (importing pandas or distributed takes seconds, on
@@ -123,6 +119,15 @@ done
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "deps: installing ${need_apt[*]}"
     apt_install "${need_apt[@]}"
+fi
+# QEMU last: `-t bookworm-backports` prefers backports for every package
+# the transaction pulls in, so a library the packages above share with it
+# (libelf1: gdb-multiarch needs bookworm's exactly) must be there already.
+# Found on a fresh Debian 12 (debootstrap): QEMU first gave libelf1 0.192
+# and gdb-multiarch could not be installed.
+if [ ${#need_qemu[@]} -gt 0 ]; then
+    echo "deps: installing ${need_qemu[*]} (QEMU 10) from bookworm-backports"
+    apt_install -t bookworm-backports "${need_qemu[@]}"
 fi
 
 # Debian's python3-* packages land in /usr/lib/python3; a pyenv or venv python
