@@ -103,6 +103,16 @@ KERNEL_LATE_OBJS := $(BUILD)/kernel/port/paging.o $(BUILD)/kernel/port/cow.o \
 # before the next page on every ISA (kernel/port/cow.c, "Placement").
 $(BUILD)/kernel/port/cow.o: KERNEL_CFLAGS += -Os
 
+# The network (kernel/port/net/, docs/network.md): the stack, portable, on
+# every ISA, and the NIC's driver and the board's part of it where the
+# board has one (ARCH_NET_SRCS, arch.mk).  Linked after everything else,
+# and each ISA's kernel.ld puts its code after .bss, so that the kernel's
+# code and data before it stay where they were: the paper suite's results
+# under a cache model depend on where they lie (as for paging.c above).
+KERNEL_NET := nbuf netif ether arp ip icmp udp tcp tcp_out socket netproc
+KERNEL_NET_OBJS := $(patsubst %,$(BUILD)/kernel/port/net/%.o,$(KERNEL_NET)) \
+                   $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_NET_SRCS)))
+
 $(BUILD)/kernel/%.o: kernel/%.c $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
 	$(Q)$(call step,CC,$@)$(CC) $(KERNEL_CFLAGS) $(DEPFLAGS) -c $< -o $@
@@ -115,24 +125,29 @@ $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
 	$(Q)$(call step,NASM,$@)nasm -f elf32 -o $@ $<
 
-$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LATE_OBJS) $(KERNEL_LDS)
-	$(Q)$(call step,LD,$@)$(CC) $(KERNEL_CFLAGS) $(ARCH_LDFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC) $(KERNEL_LATE_OBJS) $(LIBGCC)
+$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LATE_OBJS) $(KERNEL_NET_OBJS) $(KERNEL_LDS)
+	$(Q)$(call step,LD,$@)$(CC) $(KERNEL_CFLAGS) $(ARCH_LDFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC) $(KERNEL_LATE_OBJS) $(KERNEL_NET_OBJS) $(LIBGCC)
 	$(Q)$(OBJDUMP) -d $@ > $(BUILD)/kernel.asm
 
 # ---------------------------------------------------------------- guests
 # The C library every guest program links with.
-GUEST_LIB  := printf string malloc stdlib bench test fsutil
+GUEST_LIB  := printf string malloc stdlib bench test fsutil net
 GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
               ls mkdir rm fsck policy \
-              readcache openclose createdelete andrew cc ld mrun measure
-GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow
+              readcache openclose createdelete andrew cc ld mrun measure \
+              netd netbench netstat
+GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow \
+               t_net
 # and one ISA's own: guests/tests/<isa>/*.c (SPARC's register windows).
 GUEST_TESTS += $(patsubst guests/tests/%.c,%,$(sort $(wildcard guests/tests/$(ARCH)/*.c)))
 
 GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include
 
+# The network's system-call stubs are an object of their own, last
+# (kernel/include/syscall.h says why).
 GUEST_LIB_OBJS := $(patsubst %,$(BUILD)/guests/lib/%.o,$(GUEST_LIB)) \
-                  $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_GUEST_SRCS)))
+                  $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_GUEST_SRCS))) \
+                  $(BUILD)/guests/lib/arch/$(ARCH)/netcalls.o
 
 $(BUILD)/guests/%.o: guests/%.c $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
@@ -428,6 +443,7 @@ $(CFLAGS_USED):
 	@echo '$(CFLAGS_NOW)' > $@
 
 # The headers each object included (gcc -MMD), once it has been built.
-DEPS := $(KERNEL_OBJS:.o=.d) $(KERNEL_LATE_OBJS:.o=.d) $(GUEST_LIB_OBJS:.o=.d) $(GUEST_ELFS:=.d)
+DEPS := $(KERNEL_OBJS:.o=.d) $(KERNEL_LATE_OBJS:.o=.d) $(KERNEL_NET_OBJS:.o=.d) \
+        $(GUEST_LIB_OBJS:.o=.d) $(GUEST_ELFS:=.d)
 $(DEPS): ;
 -include $(DEPS)

@@ -49,6 +49,21 @@ static const char *const messages[] = {
     [ENAMETOOLONG] = "file name too long",
     [ENOSYS]       = "not implemented",
     [ENOTEMPTY]    = "directory not empty",
+    [ENOTSOCK]     = "not a socket",
+    [EDESTADDRREQ] = "destination address required",
+    [EMSGSIZE]     = "message too long",
+    [EPROTONOSUPPORT] = "protocol not supported",
+    [EOPNOTSUPP]   = "operation not supported",
+    [EAFNOSUPPORT] = "address family not supported",
+    [EADDRINUSE]   = "address already in use",
+    [EADDRNOTAVAIL] = "address not available",
+    [ENETUNREACH]  = "network unreachable",
+    [ECONNRESET]   = "connection reset by peer",
+    [ENOBUFS]      = "no buffer space available",
+    [EISCONN]      = "already connected",
+    [ENOTCONN]     = "not connected",
+    [ETIMEDOUT]    = "connection timed out",
+    [ECONNREFUSED] = "connection refused",
 };
 
 const char *strerror(int err)

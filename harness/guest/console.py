@@ -121,7 +121,7 @@ class Guest:
         self.transcript = _Transcript(None)
         self.child: pexpect.spawn | None = None
         self._stderr_path: str | None = None
-        self.state = "new"          # new, booting, ready, panicked, hung, exited, closed
+        self.state = "new"          # new, booting, ready, busy, panicked, hung, exited, closed
         self.boot_record: protocol.Boot | None = None
         self.exit_status: int | None = None
         self.signal_status: int | None = None
@@ -312,6 +312,37 @@ class Guest:
             lines = lines[1:]               # the console's echo of what we typed
         return Output(command, lines, time.monotonic() - start)
 
+    # A server (netd) runs in the foreground while another guest talks to
+    # it: begin() types its command and returns at once, wait_for() waits
+    # for a line it prints, interrupt() stops it with Ctrl-C and returns
+    # what it printed since, up to the prompt.
+    def begin(self, command: str) -> None:
+        """Type `command` and return without waiting for the prompt."""
+        if self.state != "ready":
+            raise HarnessError(f"cannot begin {command!r}: guest is {self.state}")
+        self._type_line(command)
+        self.state = "busy"
+
+    def wait_for(self, pattern: str, timeout: float = 60.0) -> str:
+        """Wait, while a begun command runs, for a line matching the regular
+        expression `pattern`; the whole line."""
+        if self.state != "busy":
+            raise HarnessError(f"wait_for {pattern!r}: no command running (guest is {self.state})")
+        m = self._expect(re.compile(r"(?:^|\n)([^\r\n]*" + pattern + r"[^\r\n]*)\r*\n"),
+                         "a running command", repr(pattern), timeout)
+        return m.group(1)
+
+    def interrupt(self, timeout: float = 10.0) -> Output:
+        """Ctrl-C the running command; what it printed since, up to the prompt."""
+        if self.state != "busy":
+            raise HarnessError(f"interrupt: no command running (guest is {self.state})")
+        start = time.monotonic()
+        self._send("\x03")
+        self._expect(PROMPT, "Ctrl-C", "prompt", timeout)
+        self.state = "ready"
+        text = str(self.child.before) if self.child else ""
+        return Output("^C", split_lines(text), time.monotonic() - start)
+
     def halt(self, timeout: float | None = None) -> bool:
         """Ask the shell to power off; True if the emulator exited in time."""
         if self.state != "ready" or self.child is None:
@@ -371,6 +402,11 @@ class Guest:
     def close(self) -> None:
         """Halt politely if the guest is healthy, then kill and reap, always."""
         try:
+            if self.state == "busy":
+                try:
+                    self.interrupt()
+                except (HarnessError, pexpect.ExceptionPexpect, OSError):
+                    pass
             if self.state == "ready":
                 try:
                     self.halt()

@@ -181,6 +181,11 @@ class Machine:
     # Whether user mode reads an instruction counter, so RESULT lines carry
     # insns= (docs/protocol.md); elsewhere only the model counts them.
     counts_insns: bool = False
+    # The network card the kernel drives on this board, as emulator
+    # arguments: {mac} is the card's Ethernet address, and it takes its
+    # frames from the netdev "net0" (harness/guest/netpair.py); empty while
+    # the ISA has no driver.
+    nic: tuple[str, ...] = ()
 
     # ---- the hardware model (harness/model/modelargs.py)
     # Its back end: "qemu-plugin" (build/hw-models/libhwmodel.so) or "simh"
@@ -305,6 +310,11 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             "QEMU virt, rv32ima, M-mode kernel at 0x80000000, no firmware",
             counts_insns=True,                      # instret
             idle_warning=True,
+            # virtio-net in a virtio-mmio slot, the modern interface
+            # (kernel/dev/virtio_net.c says why): QEMU's virt board makes
+            # legacy devices unless told.
+            nic=("-global", "virtio-mmio.force-legacy=false",
+                 "-device", "virtio-net-device,netdev=net0,mac={mac}"),
             model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100-riscv",
             tlb_refill="walk"),
     Machine("x86",

@@ -157,4 +157,105 @@ struct fsckinfo {
     unsigned int repairs;           /* FSCTL_REPAIR: blocks it changed         */
 };
 
+/* Sockets (kernel/port/net/socket.c, docs/network.md): BSD's, for IPv4.
+ * Ports and addresses in a sockaddr_in are in network byte order
+ * (big-endian), as in BSD: htons(), htonl() (user.h) convert. */
+#define AF_INET         2
+#define SOCK_STREAM     1       /* TCP                                        */
+#define SOCK_DGRAM      2       /* UDP, or with IPPROTO_ICMP: ICMP echo       */
+#define IPPROTO_ICMP    1       /* SOCK_DGRAM: send echo requests, receive the
+                                 * replies (Linux's "ping socket")            */
+#define IPPROTO_TCP     6
+#define IPPROTO_UDP    17
+#define INADDR_ANY      0x00000000u    /* host byte order                     */
+#define INADDR_LOOPBACK 0x7f000001u    /* 127.0.0.1                            */
+#define SOMAXCONN       8       /* listen(): the longest backlog               */
+
+struct in_addr {
+    unsigned int s_addr;        /* network byte order                         */
+};
+
+struct sockaddr_in {
+    unsigned short sin_family;  /* AF_INET                                    */
+    unsigned short sin_port;    /* network byte order                         */
+    struct in_addr sin_addr;
+    unsigned char  sin_zero[8];
+};
+
+struct sockaddr {
+    unsigned short sa_family;
+    char sa_data[14];
+};
+
+/* netctl(op, arg): the network interface and the stack's counters. */
+#define NETCTL_STATS    1       /* arg: struct netstat * to fill              */
+#define NETCTL_CONF     2       /* arg: struct netconf * to fill              */
+
+struct netconf {
+    unsigned int nic;           /* 1: a NIC was found at boot; 0: loopback only */
+    unsigned char mac[6];       /* the NIC's Ethernet address                 */
+    unsigned short mtu;         /* bytes of IP datagram per frame (1500)      */
+    unsigned int addr;          /* IPv4 address, host byte order (0: none)    */
+    unsigned int netmask;       /* host byte order                            */
+    unsigned int nbufs;         /* packet buffers in the pool                 */
+    unsigned int nbufs_free;    /* ... free now                               */
+};
+
+/* The counters, since boot.  Every frame or datagram dropped is counted
+ * under the reason it was dropped for, once. */
+#define FOR_EACH_NETSTAT(X) \
+    X(rx_frames)      /* frames the NIC handed to the stack            */ \
+    X(rx_bytes)       /* ... their bytes (Ethernet header included)    */ \
+    X(tx_frames)      /* frames handed to the NIC                      */ \
+    X(tx_bytes)                                                          \
+    X(rx_intr)        /* NIC interrupts                                */ \
+    X(rx_nobuf)       /* frames dropped: no free buffer to replace the
+                       * receive ring's                                */ \
+    X(tx_ring_full)   /* frames dropped: the transmit ring was full    */ \
+    X(tx_nobuf)       /* sends refused: no free buffer (ENOBUFS)       */ \
+    X(eth_runt)       /* frames shorter than an Ethernet header        */ \
+    X(eth_oversize)   /* frames longer than 1514 bytes                 */ \
+    X(eth_not_mine)   /* frames for another station (or multicast)     */ \
+    X(eth_unknown_type) /* neither IPv4 nor ARP                        */ \
+    X(arp_in)         /* ARP packets accepted                          */ \
+    X(arp_bad)        /* ARP packets malformed or not IPv4-over-Ethernet */ \
+    X(arp_requests)   /* requests sent                                 */ \
+    X(arp_replies)    /* replies sent                                  */ \
+    X(arp_dropped)    /* packets dropped waiting for an address        */ \
+    X(ip_in)          /* datagrams accepted                            */ \
+    X(ip_out)         /* datagrams sent (loopback included)            */ \
+    X(ip_bad_header)  /* version, header length or total length wrong,
+                       * or the frame shorter than the datagram        */ \
+    X(ip_bad_checksum)                                                   \
+    X(ip_fragment)    /* fragments: not reassembled, dropped           */ \
+    X(ip_not_mine)    /* for another address                           */ \
+    X(ip_unknown_proto)                                                  \
+    X(ip_no_route)    /* sends refused: no interface reaches it        */ \
+    X(loop_frames)    /* datagrams through the loopback                */ \
+    X(icmp_in)                                                           \
+    X(icmp_bad)       /* too short or bad checksum                     */ \
+    X(icmp_echo_replies) /* echo requests the kernel answered          */ \
+    X(udp_in)                                                            \
+    X(udp_out)                                                           \
+    X(udp_bad)        /* length or checksum wrong                      */ \
+    X(udp_no_port)    /* no socket bound to the port                   */ \
+    X(udp_queue_full) /* the socket's queue was full                   */ \
+    X(tcp_in)         /* segments accepted                             */ \
+    X(tcp_out)        /* segments sent                                 */ \
+    X(tcp_bad)        /* header length or checksum wrong               */ \
+    X(tcp_resets_out) /* RSTs sent (closed port, aborted connection)   */ \
+    X(tcp_resets_in)  /* RSTs accepted                                 */ \
+    X(tcp_retransmits) /* segments sent again on a timeout             */ \
+    X(tcp_timeouts)   /* connections dropped after too many            */ \
+    X(tcp_out_of_order) /* segments dropped: not the next expected     */ \
+    X(tcp_backlog_full) /* connection requests dropped: backlog full   */ \
+    X(tcp_connects)   /* connections this side opened                  */ \
+    X(tcp_accepts)    /* connections accepted                          */
+
+#define NETSTAT_FIELD(name) unsigned int name;
+struct netstat {
+    FOR_EACH_NETSTAT(NETSTAT_FIELD)
+};
+#undef NETSTAT_FIELD
+
 #endif

@@ -33,4 +33,21 @@
 #define ENOSYS       38   /* no such system call              */
 #define ENOTEMPTY    39   /* directory not empty              */
 
+/* Sockets (kernel/port/net/socket.c), Linux's numbers as above. */
+#define ENOTSOCK     88   /* not a socket                     */
+#define EDESTADDRREQ 89   /* destination address required     */
+#define EMSGSIZE     90   /* message too long (over the MTU)  */
+#define EPROTONOSUPPORT 93 /* protocol not supported          */
+#define EOPNOTSUPP   95   /* operation not supported          */
+#define EAFNOSUPPORT 97   /* address family not supported     */
+#define EADDRINUSE   98   /* address already in use           */
+#define EADDRNOTAVAIL 99  /* address not available            */
+#define ENETUNREACH 101   /* network unreachable              */
+#define ECONNRESET  104   /* connection reset by peer         */
+#define ENOBUFS     105   /* no buffer space available        */
+#define EISCONN     106   /* already connected                */
+#define ENOTCONN    107   /* not connected                    */
+#define ETIMEDOUT   110   /* connection timed out             */
+#define ECONNREFUSED 111  /* connection refused               */
+
 #endif

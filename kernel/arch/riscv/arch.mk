@@ -18,6 +18,8 @@ ARCH_KERNEL_SRCS := kernel/arch/riscv/entry.S kernel/arch/riscv/start.c \
                     kernel/arch/riscv/timer.c kernel/arch/riscv/clockalign.S \
                     kernel/arch/riscv/usercopy.S \
                     kernel/arch/riscv/machine.c
+# The network card (Makefile, KERNEL_NET_OBJS): a virtio-mmio slot's.
+ARCH_NET_SRCS := kernel/dev/virtio_net.c kernel/arch/riscv/nic.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/riscv/crt0.S guests/lib/arch/riscv/syscall.S guests/lib/arch/riscv/traps.S \

@@ -27,6 +27,10 @@ void mmu_init(void);
 void plic_init(void);
 void plic_intr(void);
 
+/* nic.c: the network card in a virtio-mmio slot, and its interrupt */
+void plic_init_nic(void);               /* plic_init(), then the card */
+void plic_other(uint32 irq);            /* a line not the UART's */
+
 /* timer.c */
 void timer_intr(void);
 

@@ -14,7 +14,7 @@ void arch_init(void)
 {
     mmu_init();                              /* paging on: devices at DEVBASE */
     uart_init();
-    plic_init();
+    plic_init_nic();                         /* and the network card (nic.c) */
     csr_write(stvec, (uint32)trap_entry);
     csr_write(sscratch, 0);                  /* "we are in the kernel"       */
     csr_write(scounteren, 0x7);              /* user may read cycle/time/instret */

@@ -10,6 +10,12 @@
  */
 #include "syscall.h"
 
+/* The calls made here: all but the network's, which netcalls.S makes
+ * from this same file (syscall.h says why they are apart). */
+#ifndef SYSCALL_STUBS
+#define SYSCALL_STUBS FOR_EACH_BASE_SYSCALL
+#endif
+
     .text
 
 /* A gas macro, not a C one: `#` means "immediate" here, not "stringify". */
@@ -22,7 +28,7 @@
 .endm
 
 #define STUB(name) SYSCALL name, SYS_##name;
-FOR_EACH_SYSCALL(STUB)      /* kernel/include/syscall.h */
+SYSCALL_STUBS(STUB)         /* kernel/include/syscall.h */
 
 /* d0 = the call number; the caller's arguments are at 4(%sp)... */
 do_syscall:

@@ -17,6 +17,12 @@
  */
 #include "syscall.h"
 
+/* The calls made here: all but the network's, which netcalls.S makes
+ * from this same file (syscall.h says why they are apart). */
+#ifndef SYSCALL_STUBS
+#define SYSCALL_STUBS FOR_EACH_BASE_SYSCALL
+#endif
+
     .text
 
 /* A gas macro (for its .ifc), expanded once per call by FOR_EACH_SYSCALL.
@@ -36,7 +42,7 @@
 .endm
 
 #define STUB(name) SYSCALL_STUB name, SYS_##name;
-FOR_EACH_SYSCALL(STUB)      /* kernel/include/syscall.h */
+SYSCALL_STUBS(STUB)         /* kernel/include/syscall.h */
 
 /* v0 = -errno: errno = -v0; return -1.  The stubs branch here rather than
  * call, so `jr ra` goes straight back to the stub's caller. */

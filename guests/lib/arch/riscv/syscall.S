@@ -12,6 +12,12 @@
  */
 #include "syscall.h"
 
+/* The calls made here: all but the network's, which netcalls.S makes
+ * from this same file (syscall.h says why they are apart). */
+#ifndef SYSCALL_STUBS
+#define SYSCALL_STUBS FOR_EACH_BASE_SYSCALL
+#endif
+
     .text
 
 #define SYSCALL(name, number)   \
@@ -24,7 +30,7 @@ name:                           \
     ret
 
 #define STUB(name) SYSCALL(name, SYS_##name);
-FOR_EACH_SYSCALL(STUB)      /* kernel/include/syscall.h */
+SYSCALL_STUBS(STUB)         /* kernel/include/syscall.h */
 
 /* a0 = -errno: errno = -a0; return -1.  The stubs branch here rather than
  * call, so `ret` goes straight back to the stub's caller. */

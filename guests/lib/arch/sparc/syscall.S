@@ -13,6 +13,12 @@
  */
 #include "syscall.h"
 
+/* The calls made here: all but the network's, which netcalls.S makes
+ * from this same file (syscall.h says why they are apart). */
+#ifndef SYSCALL_STUBS
+#define SYSCALL_STUBS FOR_EACH_BASE_SYSCALL
+#endif
+
     .text
 
 #define SYSCALL(name, number)   \
@@ -28,7 +34,7 @@ name:                           \
      nop
 
 #define STUB(name) SYSCALL(name, SYS_##name);
-FOR_EACH_SYSCALL(STUB)      /* kernel/include/syscall.h */
+SYSCALL_STUBS(STUB)         /* kernel/include/syscall.h */
 
 /* %o0 = -errno: errno = -%o0; return -1.  The stubs branch here rather
  * than call, so retl goes straight back to the stub's caller. */

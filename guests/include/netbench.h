@@ -1,0 +1,30 @@
+/*
+ * What the network server (netd) and the benchmark (netbench) agree on:
+ * the ports, and the bulk transfer's protocol.  docs/network.md.
+ *
+ *   NET_PORT_ECHO    UDP and TCP: every byte (datagram) sent back
+ *   NET_PORT_SINK    TCP: the bulk transfer: a 4-byte length (network
+ *                    order), then that many bytes of net_pattern(); the
+ *                    server checks each, then answers with a 4-byte count
+ *                    (network order) of the bytes that were wrong or
+ *                    missing, and closes
+ *   NET_PORT_ACCEPT  TCP: every connection accepted and closed at once
+ *                    (connection setup and teardown)
+ */
+#ifndef NETBENCH_H
+#define NETBENCH_H
+
+#include <stdint.h>
+
+#define NET_PORT_ECHO    7          /* as the Internet's echo service */
+#define NET_PORT_SINK    9          /* ... and discard                */
+#define NET_PORT_ACCEPT 10
+
+/* Byte i of a bulk transfer: not periodic at any small power of two, so a
+ * lost, repeated or reordered segment shows. */
+static inline unsigned char net_pattern(uint32_t i)
+{
+    return (unsigned char)(i * 7 + (i >> 8) * 13 + (i >> 16));
+}
+
+#endif
