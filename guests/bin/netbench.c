@@ -68,10 +68,23 @@ static void report(const char *c, uint32_t n, uint32_t bytes, struct bench_span 
     bench_report(&r);
 }
 
+/* All n bytes, or -1 (a stream's send may take part of them, when the
+ * connection breaks on the way: the next one says why). */
+static int send_all(int s, const void *p, int n)
+{
+    for (int done = 0; done < n; ) {
+        int w = send(s, (const char *)p + done, n - done, 0);
+        if (w <= 0)
+            return -1;
+        done += w;
+    }
+    return n;
+}
+
 /* One round trip over a connected socket s: MSG bytes out, MSG back. */
 static int roundtrip(int s)
 {
-    if (send(s, buf, MSG, 0) != MSG)
+    if (send_all(s, buf, MSG) != MSG)
         return -1;
     for (int got = 0; got < MSG; ) {
         int n = recv(s, buf + got, MSG - got, 0);
@@ -155,12 +168,12 @@ static uint32_t bulk_once(const char *c, uint32_t n, struct bench_span *t, int k
     uint32_t total = n * BLOCK, len = htonl(total), wrong;
     if (t)
         bench_span_begin(t, BENCH_TIMED(k));
-    if (send(s, &len, 4, 0) != 4)
+    if (send_all(s, &len, 4) != 4)
         fail(c, "send");
     for (uint32_t i = 0; i < n; i++) {
         for (uint32_t j = 0; j < BLOCK; j++)       /* the data, and the cost of */
             buf[j] = net_pattern(i * BLOCK + j);   /* making it (in the empty loop too) */
-        if (send(s, buf, BLOCK, 0) != BLOCK)
+        if (send_all(s, buf, BLOCK) != BLOCK)
             fail(c, "send");
     }
     for (int got = 0; got < 4; ) {

@@ -7,6 +7,8 @@
  *
  *   netd          serve until killed (Ctrl-C), or
  *   netd -n N     until N connections to the sink have finished
+ *   netd -hold N  also bind N UDP ports from NET_PORT_HOLD up, and never
+ *                 read them (netbench.h)
  *
  * It prints `netd: ready` once every socket is bound and listening, and
  * for each bulk transfer a line
@@ -85,12 +87,14 @@ static int sink(struct conn *c, const unsigned char *p, int n)
 
 int main(int argc, char *argv[])
 {
-    int limit = 0, sinks = 0;
+    int limit = 0, sinks = 0, hold = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
             limit = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-hold") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
+            hold = atoi(argv[++i]);
         } else {
-            fprintf(2, "usage: netd [-n SINK_TRANSFERS]\n");
+            fprintf(2, "usage: netd [-n SINK_TRANSFERS] [-hold PORTS]\n");
             return 2;
         }
     }
@@ -106,6 +110,12 @@ int main(int argc, char *argv[])
         die("udp");
     int echo = listener(NET_PORT_ECHO), snk = listener(NET_PORT_SINK),
         acc = listener(NET_PORT_ACCEPT);
+    for (int i = 0; i < hold; i++) {
+        a.sin_port = htons((uint16_t)(NET_PORT_HOLD + i));
+        int h = socket(AF_INET, SOCK_DGRAM, 0);
+        if (h < 0 || bind(h, (struct sockaddr *)&a, sizeof a) < 0)
+            die("hold");
+    }
     printf("netd: ready\n");
 
     while (!limit || sinks < limit) {

@@ -10,6 +10,11 @@
  *                    missing, and closes
  *   NET_PORT_ACCEPT  TCP: every connection accepted and closed at once
  *                    (connection setup and teardown)
+ *   NET_PORT_HOLD    UDP, with `netd -hold N`: N ports from here up whose
+ *                    datagrams nobody reads, so that their queues hold
+ *                    packet buffers (a flood then empties the pool: the
+ *                    integration test's way to make the NIC drop frames
+ *                    for want of buffers)
  */
 #ifndef NETBENCH_H
 #define NETBENCH_H
@@ -19,6 +24,7 @@
 #define NET_PORT_ECHO    7          /* as the Internet's echo service */
 #define NET_PORT_SINK    9          /* ... and discard                */
 #define NET_PORT_ACCEPT 10
+#define NET_PORT_HOLD 1000
 
 /* Byte i of a bulk transfer: not periodic at any small power of two, so a
  * lost, repeated or reordered segment shows. */

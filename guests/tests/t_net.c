@@ -18,7 +18,12 @@
  *     closes with data unread resets the connection (ECONNRESET);
  *   - ICMP: the kernel answers an echo request, same sequence and data;
  *   - select: a socket is readable when a datagram or a connection waits,
- *     not before; a connected stream is writable.
+ *     not before; a connected stream is writable;
+ *   - the packet buffers run out: datagrams sent faster than anyone takes
+ *     them (the loopback delivers them only when the sender gives up the
+ *     CPU) empty the pool, and sendto fails with ENOBUFS, counted, rather
+ *     than waiting or crashing; once they are delivered (or dropped for a
+ *     full queue) the pool is whole again.
  */
 #include "test.h"
 #include "socket.h"
@@ -300,6 +305,43 @@ static void echo(void)
     close(s);
 }
 
+static void pool(void)
+{
+    struct sockaddr_in a = loop_addr(7006);
+    int r = socket(AF_INET, SOCK_DGRAM, 0), s = socket(AF_INET, SOCK_DGRAM, 0);
+    if (r < 0 || s < 0 || bind(r, SA(&a), sizeof a) < 0) {
+        test_fail("pool_setup", "%s", strerror(errno));
+        return;
+    }
+    struct netconf c0, c1;
+    struct netstat s0, s1;
+    netctl(NETCTL_CONF, &c0);
+    netctl(NETCTL_STATS, &s0);
+    int sent = 0, n;
+    while ((n = sendto(s, "x", 1, SA(&a), sizeof a)) == 1 && sent < 1000)
+        sent++;
+    test_check("pool_enobufs", n == -1 && errno == ENOBUFS && sent > 0,
+               "after %d datagrams sendto returned %d errno %d", sent, n, errno);
+    sleep(10000);                              /* the loopback delivers them */
+    netctl(NETCTL_CONF, &c1);
+    netctl(NETCTL_STATS, &s1);
+    char buf[4];
+    int got = 0;
+    while (ready(r, 0) && recv(r, buf, sizeof buf, 0) == 1)
+        got++;
+    /* each one queued (and now received) or dropped for a full queue */
+    test_check("pool_counted", s1.tx_nobuf == s0.tx_nobuf + 1 && got > 0 &&
+               s1.udp_queue_full - s0.udp_queue_full + (unsigned)got == (unsigned)sent,
+               "tx_nobuf %u -> %u, udp_queue_full %u -> %u, %d received of %d sent",
+               s0.tx_nobuf, s1.tx_nobuf, s0.udp_queue_full, s1.udp_queue_full, got, sent);
+    netctl(NETCTL_CONF, &c1);
+    test_check("pool_whole", c1.nbufs_free == c0.nbufs_free, "%u buffers free, %u before",
+               c1.nbufs_free, c0.nbufs_free);
+    test_check("pool_recovers", sendto(s, "x", 1, SA(&a), sizeof a) == 1, "%s", strerror(errno));
+    close(r);
+    close(s);
+}
+
 int main(void)
 {
     test_start("t_net");
@@ -310,5 +352,6 @@ int main(void)
     tcp();
     reset();
     echo();
+    pool();
     return test_summary();
 }

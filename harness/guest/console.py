@@ -314,8 +314,9 @@ class Guest:
 
     # A server (netd) runs in the foreground while another guest talks to
     # it: begin() types its command and returns at once, wait_for() waits
-    # for a line it prints, interrupt() stops it with Ctrl-C and returns
-    # what it printed since, up to the prompt.
+    # for a line it prints, finish() waits for it to end, or interrupt()
+    # stops it with Ctrl-C; both return what it printed since, up to the
+    # prompt.
     def begin(self, command: str) -> None:
         """Type `command` and return without waiting for the prompt."""
         if self.state != "ready":
@@ -331,6 +332,16 @@ class Guest:
         m = self._expect(re.compile(r"(?:^|\n)([^\r\n]*" + pattern + r"[^\r\n]*)\r*\n"),
                          "a running command", repr(pattern), timeout)
         return m.group(1)
+
+    def finish(self, timeout: float = 60.0) -> Output:
+        """Wait for a begun command to end by itself; what it printed since."""
+        if self.state != "busy":
+            raise HarnessError(f"finish: no command running (guest is {self.state})")
+        start = time.monotonic()
+        self._expect(PROMPT, "a running command", "prompt", timeout)
+        self.state = "ready"
+        text = str(self.child.before) if self.child else ""
+        return Output("", split_lines(text), time.monotonic() - start)
 
     def interrupt(self, timeout: float = 10.0) -> Output:
         """Ctrl-C the running command; what it printed since, up to the prompt."""
