@@ -26,7 +26,7 @@ _entry:
     movab   boot_istack_top, %sp        /* physical, for now */
 
     movab   bss_start, %r0              /* 1. zero the bss */
-    movab   end, %r1
+    movab   bss_end, %r1                /* (the network's code follows it) */
 1:  clrl    (%r0)+
     cmpl    %r0, %r1
     blssu   1b

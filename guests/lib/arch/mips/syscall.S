@@ -4,8 +4,8 @@
  * MIPS ABI of our kernel: the call number in v0, the arguments in a0-a3
  * and the fifth in t0, `syscall`, the result in v0.  The o32 calling
  * convention already put the first four arguments in a0-a3 and passes a
- * fifth on the stack, 16 bytes above sp; only select() has one, so only
- * its stub loads it.
+ * fifth on the stack, 16 bytes above sp; only select(), sendto() and
+ * recvfrom() have one, so only their stubs load it.
  *
  * A negative result is -errno: the stub stores errno and returns -1, which
  * is what C callers expect (sbrk's (void *)-1 is the same bit pattern).
@@ -34,6 +34,12 @@
 \name:
     .ifc \name,select
     lw    $t0, 16($sp)            /* the fifth argument */
+    .endif
+    .ifc \name,sendto
+    lw    $t0, 16($sp)
+    .endif
+    .ifc \name,recvfrom
+    lw    $t0, 16($sp)
     .endif
     li    $v0, \number
     syscall
