@@ -332,6 +332,8 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
                                       "-rtc", "base=2000-01-01,clock=vm")),
             "QEMU virt, 68040",
             idle_warning=True,
+            # virtio-net in a virtio-mmio slot (the board's are modern).
+            nic=("-device", "virtio-net-device,netdev=net0,mac={mac}"),
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun3",
             tlb_refill="walk"),
     Machine("mips",

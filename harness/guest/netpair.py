@@ -4,6 +4,10 @@
         pair.server.begin("netd"); pair.server.wait_for("netd: ready")
         out = pair.client.run(f"netbench {pair.addr(SERVER)}")
 
+or from a shell (netd on the server, each COMMAND on the client):
+
+    python3 -m harness.guest.netpair [--arch riscv|m68k] [COMMAND ...]
+
 Node 1 is the server, node 2 the client.  Each is its own QEMU with the
 board's network card (the registry's `nic`, harness/guest/machines.py);
 node n's card has the Ethernet address 52:54:00:00:00:0n, and the kernel
@@ -112,3 +116,37 @@ class NetPair:
         for g in self.guests.values():
             g.close()
         shutil.rmtree(self.sockdir, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python3 -m harness.guest.netpair [--arch A] [COMMAND ...]: boot a
+    pair, start netd on the server, run each COMMAND on the client (default:
+    netbench against the server), print what both printed."""
+    import argparse
+    from .. import ROOT
+    p = argparse.ArgumentParser(prog="python3 -m harness.guest.netpair",
+                                description="two guests on a plain QEMU wire: netd on the "
+                                            "server (10.0.0.1), COMMANDs on the client")
+    p.add_argument("--arch", default="riscv",
+                   choices=[a for a, m in machines.MACHINES.items() if m.nic])
+    p.add_argument("--timeout", type=float, default=600.0, help="host seconds per command")
+    p.add_argument("command", nargs="*", help=f"default: netbench {addr(SERVER)}")
+    args = p.parse_args(argv)
+    commands = args.command or [f"netbench {addr(SERVER)}"]
+    logdir = ROOT / "build" / args.arch / "netpair"
+    with NetPair(args.arch, logdir) as pair:
+        pair.server.begin("netd")
+        pair.server.wait_for("netd: ready", timeout=60)
+        for c in commands:
+            print(f"client$ {c}")
+            for line in pair.client.run(c, timeout=args.timeout).lines:
+                print(line)
+        print("server$ netd")
+        for line in pair.server.interrupt().lines:
+            print(line)
+    print(f"(console logs: {logdir}/netpair-node{SERVER}.log, -node{CLIENT}.log)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

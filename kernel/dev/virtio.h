@@ -4,10 +4,10 @@
  * register offsets, the split virtqueue's layout, and what a board
  * provides the drivers (kernel/dev/virtio_net.c) and calls in them.
  *
- * Everything the device reads or writes in memory is little-endian
- * (virtio 1.0); vle16() and friends turn a value into that order and
- * back, a byte swap on a big-endian machine (the 68040) and nothing on a
- * little-endian one.  The registers need none: the bus does it.
+ * Everything of the device's is little-endian (virtio 1.0): its
+ * registers as they appear on the bus, and the rings in memory.  vle16()
+ * and vle32() turn a value into that order and back: a byte swap on a
+ * big-endian machine (the 68040), nothing on a little-endian one.
  */
 #ifndef VIRTIO_H
 #define VIRTIO_H

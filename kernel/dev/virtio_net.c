@@ -58,6 +58,10 @@ static struct {
     struct netif nif;
 } vn;
 
+/* The registers, in the CPU's order (virtio.h). */
+static uint32 rd(int reg)          { return vle32(vn.regs[reg]); }
+static void   wr(int reg, uint32 v) { vn.regs[reg] = vle32(v); }
+
 static uint16 used_idx(struct vq *q)
 {
     virtio_barrier();
@@ -94,7 +98,7 @@ static void publish(struct vq *q, int qnum)
     virtio_barrier();                          /* the ring before its index */
     q->avail[1] = vle16(q->avail_idx);
     virtio_barrier();
-    vn.regs[VIRTIO_QUEUE_NOTIFY] = qnum;
+    wr(VIRTIO_QUEUE_NOTIFY, qnum);
 }
 
 /* A receive descriptor takes a buffer: the header, then the longest frame. */
@@ -149,7 +153,7 @@ void virtio_net_intr(void)
 {
     struct vq *q = &vn.rx;
     netstat.rx_intr++;
-    vn.regs[VIRTIO_INTERRUPT_ACK] = vn.regs[VIRTIO_INTERRUPT_STATUS];
+    wr(VIRTIO_INTERRUPT_ACK, rd(VIRTIO_INTERRUPT_STATUS));
     uint16 end = used_idx(q);
     struct nbufq up = { 0, 0, 0 };
     while (q->used_seen != end) {
@@ -182,50 +186,50 @@ static int setup_queue(int qnum, struct vq *q)
     q->desc = (struct virtq_desc *)page;
     q->avail = (volatile uint16 *)(page + VQ_SIZE * sizeof(struct virtq_desc));
     q->used = (volatile uint32 *)(page + PGSIZE / 2);
-    volatile uint32 *r = vn.regs;
-    r[VIRTIO_QUEUE_SEL] = qnum;
-    if (r[VIRTIO_QUEUE_READY] || r[VIRTIO_QUEUE_NUM_MAX] < VQ_SIZE)
+    wr(VIRTIO_QUEUE_SEL, qnum);
+    if (rd(VIRTIO_QUEUE_READY) || rd(VIRTIO_QUEUE_NUM_MAX) < VQ_SIZE)
         return -EIO;
-    r[VIRTIO_QUEUE_NUM] = VQ_SIZE;
-    r[VIRTIO_QUEUE_DESC_LOW] = (uint32)V2P(q->desc);
-    r[VIRTIO_QUEUE_DESC_HIGH] = 0;
-    r[VIRTIO_QUEUE_AVAIL_LOW] = (uint32)V2P(q->avail);
-    r[VIRTIO_QUEUE_AVAIL_HIGH] = 0;
-    r[VIRTIO_QUEUE_USED_LOW] = (uint32)V2P(q->used);
-    r[VIRTIO_QUEUE_USED_HIGH] = 0;
-    r[VIRTIO_QUEUE_READY] = 1;
+    wr(VIRTIO_QUEUE_NUM, VQ_SIZE);
+    wr(VIRTIO_QUEUE_DESC_LOW, (uint32)V2P(q->desc));
+    wr(VIRTIO_QUEUE_DESC_HIGH, 0);
+    wr(VIRTIO_QUEUE_AVAIL_LOW, (uint32)V2P(q->avail));
+    wr(VIRTIO_QUEUE_AVAIL_HIGH, 0);
+    wr(VIRTIO_QUEUE_USED_LOW, (uint32)V2P(q->used));
+    wr(VIRTIO_QUEUE_USED_HIGH, 0);
+    wr(VIRTIO_QUEUE_READY, 1);
     return 0;
 }
 
 int virtio_net_probe(volatile uint32 *regs)
 {
-    if (regs[VIRTIO_MAGIC] != VIRTIO_MAGIC_VALUE || regs[VIRTIO_DEVICE_ID] != VIRTIO_ID_NET)
+    if (vle32(regs[VIRTIO_MAGIC]) != VIRTIO_MAGIC_VALUE ||
+        vle32(regs[VIRTIO_DEVICE_ID]) != VIRTIO_ID_NET)
         return 0;
     if (vn.regs)
         return 0;                              /* one card is all we drive */
-    if (regs[VIRTIO_VERSION] != 2) {
+    if (vle32(regs[VIRTIO_VERSION]) != 2) {
         printf("virtio-net: a legacy device (version %u): give QEMU "
-               "-global virtio-mmio.force-legacy=false\n", regs[VIRTIO_VERSION]);
+               "-global virtio-mmio.force-legacy=false\n", vle32(regs[VIRTIO_VERSION]));
         return 0;
     }
     vn.regs = regs;
-    regs[VIRTIO_STATUS] = 0;                   /* reset */
-    regs[VIRTIO_STATUS] = VIRTIO_S_ACKNOWLEDGE | VIRTIO_S_DRIVER;
-    regs[VIRTIO_DEVICE_FEATURES_SEL] = 0;
-    uint32 lo = regs[VIRTIO_DEVICE_FEATURES];
-    regs[VIRTIO_DEVICE_FEATURES_SEL] = 1;
-    uint32 hi = regs[VIRTIO_DEVICE_FEATURES];
+    wr(VIRTIO_STATUS, 0);                      /* reset */
+    wr(VIRTIO_STATUS, VIRTIO_S_ACKNOWLEDGE | VIRTIO_S_DRIVER);
+    wr(VIRTIO_DEVICE_FEATURES_SEL, 0);
+    uint32 lo = rd(VIRTIO_DEVICE_FEATURES);
+    wr(VIRTIO_DEVICE_FEATURES_SEL, 1);
+    uint32 hi = rd(VIRTIO_DEVICE_FEATURES);
     const char *why = 0;
     if (!(lo & VIRTIO_NET_F_MAC) || !(hi & VIRTIO_F_VERSION_1_HI)) {
         why = "the device lacks MAC or VERSION_1";
         goto fail;
     }
-    regs[VIRTIO_DRIVER_FEATURES_SEL] = 0;
-    regs[VIRTIO_DRIVER_FEATURES] = VIRTIO_NET_F_MAC;
-    regs[VIRTIO_DRIVER_FEATURES_SEL] = 1;
-    regs[VIRTIO_DRIVER_FEATURES] = VIRTIO_F_VERSION_1_HI;
-    regs[VIRTIO_STATUS] = VIRTIO_S_ACKNOWLEDGE | VIRTIO_S_DRIVER | VIRTIO_S_FEATURES_OK;
-    if (!(regs[VIRTIO_STATUS] & VIRTIO_S_FEATURES_OK)) {
+    wr(VIRTIO_DRIVER_FEATURES_SEL, 0);
+    wr(VIRTIO_DRIVER_FEATURES, VIRTIO_NET_F_MAC);
+    wr(VIRTIO_DRIVER_FEATURES_SEL, 1);
+    wr(VIRTIO_DRIVER_FEATURES, VIRTIO_F_VERSION_1_HI);
+    wr(VIRTIO_STATUS, VIRTIO_S_ACKNOWLEDGE | VIRTIO_S_DRIVER | VIRTIO_S_FEATURES_OK);
+    if (!(rd(VIRTIO_STATUS) & VIRTIO_S_FEATURES_OK)) {
         why = "the device refused our features";
         goto fail;
     }
@@ -252,13 +256,13 @@ int virtio_net_probe(volatile uint32 *regs)
         vn.tx.free[vn.tx.nfree++] = (uint16)(VQ_SIZE - 1 - id);
     }
     vn.tx.avail[0] = vle16(VIRTQ_AVAIL_F_NO_INTERRUPT);
-    regs[VIRTIO_STATUS] = VIRTIO_S_ACKNOWLEDGE | VIRTIO_S_DRIVER | VIRTIO_S_FEATURES_OK |
-                          VIRTIO_S_DRIVER_OK;
+    wr(VIRTIO_STATUS, VIRTIO_S_ACKNOWLEDGE | VIRTIO_S_DRIVER | VIRTIO_S_FEATURES_OK |
+                      VIRTIO_S_DRIVER_OK);
     publish(&vn.rx, RXQ);
     return 1;
 fail:
     printf("virtio-net: %s\n", why);
-    regs[VIRTIO_STATUS] = 0;
+    wr(VIRTIO_STATUS, 0);
     vn.regs = 0;
     return 0;
 }

@@ -18,6 +18,8 @@ ARCH_KERNEL_SRCS := kernel/arch/m68k/entry.S kernel/arch/m68k/bootinfo.c \
                     kernel/arch/m68k/tty.c kernel/arch/m68k/pic.c \
                     kernel/arch/m68k/timer.c kernel/arch/m68k/usercopy.S \
                     kernel/arch/m68k/memcpy.S kernel/arch/m68k/machine.c
+# The network card (Makefile, KERNEL_NET_OBJS): a virtio-mmio slot's.
+ARCH_NET_SRCS := kernel/dev/virtio_net.c kernel/arch/m68k/nic.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/m68k/crt0.S guests/lib/arch/m68k/syscall.S guests/lib/arch/m68k/traps.S \

@@ -27,6 +27,10 @@ void mmu_init(void);
 void pic_init(void);
 void pic_intr(int level);
 
+/* nic.c: the network card in a virtio-mmio slot, and its interrupt */
+void pic_init_nic(void);                /* pic_init(), then the card */
+void pic_intr_nic(int level);           /* pic_intr(), then the card */
+
 /* tty.c: the goldfish console */
 void tty_init(void);
 void tty_intr(void);

@@ -19,7 +19,7 @@ void arch_init(void)
     mmu_init();
     arch_timer_stop();
     tty_init();
-    pic_init();
+    pic_init_nic();                          /* and the network card (nic.c) */
 }
 
 void arch_intr_on(void)  { asm volatile("move.w #0x2000, %%sr" ::: "memory"); }

@@ -2,7 +2,7 @@
  * The C half of the m68k trap path (the assembly half is trapentry.S).
  * The vector number in the frame's format/vector word says what happened;
  * trap() hands it to the portable kernel: a system call to syscall(), an
- * interrupt to pic_intr(), a user fault to proc_fault() (which kills the
+ * interrupt to pic_intr() (through nic.c), a user fault to proc_fault() (which kills the
  * process, not the kernel).
  *
  * A user fault goes to user_fault() (pagefault.c) first: one that demand
@@ -45,7 +45,7 @@ static int interrupt(int vector)
     if (vector < V_AUTOVEC1 || vector > V_AUTOVEC1 + 6)
         return 0;
     kstats.interrupts++;
-    pic_intr(vector - V_AUTOVEC1 + 1);
+    pic_intr_nic(vector - V_AUTOVEC1 + 1);    /* pic_intr, and the network card's */
     return 1;
 }
 
