@@ -18,7 +18,8 @@ commands with canned protocol lines.  Options make it misbehave:
 Commands: getpid cswitch select bcopy readcache openclose createdelete andrew mips
 (canned RESULT lines, values in CANNED below), echo WORDS, t_ok, t_bad, t_fault, t_nosummary, noresult,
 failbench, badresult, zeronet, killedbench, hang, panic, slow SECONDS, exit,
-garbage, halt.  Anything else: "exec NAME failed".
+garbage, halt, serve [SECONDS] (a server: "serve: ready", then "serve: done"
+after SECONDS, or "^C" when sent Ctrl-C).  Anything else: "exec NAME failed".
 """
 
 from __future__ import annotations
@@ -148,6 +149,23 @@ def like_qemu_stdio() -> None:
     termios.tcsetattr(0, termios.TCSANOW, attrs)
 
 
+def serve(con: Console, seconds: float | None) -> None:
+    """A server in the foreground: ready, then done after `seconds` (None:
+    never), or stopped by Ctrl-C as the kernel's console does."""
+    import select
+    con.line("serve: ready")
+    deadline = None if seconds is None else time.monotonic() + seconds
+    while True:
+        wait = None if deadline is None else max(deadline - time.monotonic(), 0)
+        if not select.select([0], [], [], wait)[0]:
+            con.line("serve: done")
+            return
+        if os.read(0, 1) == b"\x03":
+            con.line("^C")
+            con.line("sh: serve killed")
+            return
+
+
 def forever() -> None:
     while True:
         time.sleep(3600)
@@ -211,6 +229,8 @@ def main() -> int:
         elif cmd == "slow":
             time.sleep(float(words[1]))
             con.line("slept")
+        elif cmd == "serve":
+            serve(con, float(words[1]) if len(words) > 1 else None)
         elif cmd == "exit":
             return 5
         elif cmd == "garbage":

@@ -237,3 +237,52 @@ def test_no_leftover_processes_after_many_guests(fake_guest):
         pids.append(g.pid)
         g.close()
     assert all(gone(p) for p in pids)
+
+
+# ---------------------------------------------------------------- a server in the foreground
+
+def test_begin_wait_for_interrupt(fake_guest):
+    """A server runs while the harness does other things: begin() returns at
+    once, wait_for() finds its line, interrupt() brings the prompt back."""
+    g = fake_guest()
+    g.boot(timeout=10)
+    g.begin("serve")
+    assert g.state == "busy"
+    with pytest.raises(HarnessError, match="guest is busy"):
+        g.run("echo no", timeout=5)
+    assert g.wait_for("serve: ready", timeout=10) == "serve: ready"
+    out = g.interrupt(timeout=10)
+    assert out.lines[-1] == "sh: serve killed"
+    assert g.state == "ready"
+    assert g.run("echo yes", timeout=10).lines == ["yes"]
+
+
+def test_finish_waits_for_the_command_to_end(fake_guest):
+    g = fake_guest()
+    g.boot(timeout=10)
+    g.begin("serve 0.5")
+    g.wait_for("ready", timeout=10)
+    assert g.finish(timeout=10).lines[-1] == "serve: done"
+    assert g.state == "ready"
+
+
+def test_wait_for_times_out_as_a_hang(fake_guest):
+    g = fake_guest()
+    g.boot(timeout=10)
+    g.begin("serve")
+    with pytest.raises(GuestHang, match="no 'never printed' after 0.3 s"):
+        g.wait_for("never printed", timeout=0.3)
+
+
+def test_begin_needs_a_ready_guest(fake_guest):
+    g = fake_guest()
+    g.boot(timeout=10)
+    with pytest.raises(HarnessError, match="no command running"):
+        g.wait_for("x", timeout=1)
+    with pytest.raises(HarnessError, match="no command running"):
+        g.interrupt()
+    g.begin("serve")
+    with pytest.raises(HarnessError, match="cannot begin"):
+        g.begin("serve")
+    g.close()                                  # interrupts it, halts, reaps
+    assert g.state == "closed"

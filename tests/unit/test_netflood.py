@@ -1,0 +1,114 @@
+"""harness/guest/netflood.py and netpair.py's command lines, without QEMU.
+
+The flood's frames are each wrong in the one way their kind says (the kind
+is the kernel counter that must count it), and the same every time; a
+good datagram is good; the pair's command lines wire each node to the
+other and give it its own address.
+"""
+
+import struct
+from pathlib import Path
+
+import pytest
+
+from harness.errors import SetupError
+from harness.guest import machines, netflood, netpair
+
+MAC = "52:54:00:00:00:02"
+
+
+def frames(n: int = 26, seed: int = 23):
+    return list(netflood.Frames(MAC, seed).frames(n))
+
+
+def test_every_kind_is_a_counter_in_abi_h():
+    abi = (Path(netflood.ROOT) / "kernel" / "include" / "abi.h").read_text()
+    kinds = {k[2:] for k in netflood.Frames(MAC).kinds}
+    assert len(kinds) == 13
+    for kind in kinds:
+        assert f"X({kind})" in abi, kind
+
+
+def test_the_kinds_take_turns_and_repeat():
+    got = frames()
+    kinds = [k for k, _ in got]
+    assert kinds[:13] == kinds[13:26] and len(set(kinds)) == 13
+    assert frames() == got                          # the same seed, the same frames
+    assert frames(seed=24) != got
+
+
+def test_lengths_and_addresses():
+    for kind, f in frames(13 * 20):
+        if kind == "eth_runt":
+            assert 1 <= len(f) < 14
+            continue
+        assert len(f) >= 14
+        if kind == "eth_oversize":
+            assert 1514 < len(f) <= netflood.OVERSIZE_MAX
+        elif kind == "eth_not_mine":
+            assert f[:6] != bytes.fromhex(MAC.replace(":", ""))
+        elif kind == "arp_bad":
+            assert f[:6] == b"\xff" * 6 and f[12:14] == b"\x08\x06"
+        else:
+            assert f[:6] == bytes.fromhex(MAC.replace(":", "")), kind
+            assert len(f) <= 1514
+
+
+def checksum_ok(data: bytes) -> bool:
+    return netflood._sum(data) == 0
+
+
+def test_ip_frames_are_wrong_only_where_meant():
+    for kind, f in frames(13 * 20):
+        ip = f[14:]
+        if kind in ("ip_bad_checksum",):
+            assert not checksum_ok(ip[:20])
+        elif kind in ("ip_fragment", "ip_not_mine", "ip_unknown_proto", "udp_bad", "tcp_bad",
+                      "icmp_bad"):
+            assert ip[0] == 0x45 and checksum_ok(ip[:20]), kind
+            assert struct.unpack("!H", ip[2:4])[0] == len(ip), kind
+        if kind == "ip_fragment":
+            assert struct.unpack("!H", ip[6:8])[0] & 0x3FFF
+        if kind == "ip_not_mine":
+            assert ip[16:20] != bytes([10, 0, 0, 2])
+
+
+def test_a_good_datagram_is_good():
+    f = netflood.Frames(MAC).udp(1000)
+    ip, seg = f[14:34], f[34:]
+    assert checksum_ok(ip)
+    assert struct.unpack("!HHH", seg[:6]) == (4321, 1000, len(seg))
+    assert checksum_ok(netflood._pseudo(0x0A000002, 17, seg) + seg)
+
+
+def test_netbench_ports():
+    assert netflood.netbench_port("HOLD") == 1000
+    with pytest.raises(KeyError, match="NET_PORT_NOSUCH"):
+        netflood.netbench_port("NOSUCH")
+
+
+def test_pair_command_lines_cross(tmp_path):
+    m = machines.get("riscv")
+    one, two = (netpair.nic_args(m, n, tmp_path) for n in (netpair.SERVER, netpair.CLIENT))
+    assert f"local.path={tmp_path}/node1.sock" in one[1]
+    assert f"remote.path={tmp_path}/node2.sock" in one[1]
+    assert f"local.path={tmp_path}/node2.sock" in two[1]
+    assert "mac=52:54:00:00:00:01" in " ".join(one) and "mac=52:54:00:00:00:02" in " ".join(two)
+    assert one[-2:] == ["-icount", "shift=0,sleep=on"]
+    assert netpair.addr(netpair.SERVER) == "10.0.0.1"
+
+
+def test_every_nic_takes_its_frames_from_net0():
+    with_nic = [m for m in machines.MACHINES.values() if m.nic]
+    assert {m.arch for m in with_nic} >= {"riscv", "m68k"}
+    for m in with_nic:
+        text = " ".join(m.nic)
+        assert "netdev=net0" in text and "mac={mac}" in text, m.arch
+
+
+def test_no_nic_is_a_setup_error(tmp_path):
+    m = machines.get("mips")
+    if m.nic:
+        pytest.skip("mips has a NIC now")
+    with pytest.raises(SetupError, match="no network card driver"):
+        netpair.nic_args(m, 1, tmp_path)
