@@ -197,7 +197,7 @@ struct netconf {
     unsigned short mtu;         /* bytes of IP datagram per frame (1500)      */
     unsigned int addr;          /* IPv4 address, host byte order (0: none)    */
     unsigned int netmask;       /* host byte order                            */
-    unsigned int nbufs;         /* packet buffers in the pool                 */
+    unsigned int nbufs;         /* packet buffers in the pool (0: not started) */
     unsigned int nbufs_free;    /* ... free now                               */
 };
 

@@ -82,6 +82,7 @@ void nbuf_pull(struct nbuf *b, uint32 n)
 }
 
 uint32 nbuf_nfree(void) { return pool ? pool->nfree : 0; }
+uint32 nbuf_count(void) { return pool ? NBUF_COUNT : 0; }
 
 void nbufq_put(struct nbufq *q, struct nbuf *b)
 {

@@ -84,7 +84,7 @@ static void get_conf(struct netconf *c)
     c->mtu = ETH_MTU;
     c->addr = ip_addr;
     c->netmask = ip_netmask;
-    c->nbufs = nbuf_nfree() || netif ? NBUF_COUNT : 0;   /* 0: the network never started */
+    c->nbufs = nbuf_count();                  /* 0: the network never started */
     c->nbufs_free = nbuf_nfree();
 }
 
