@@ -6,7 +6,7 @@
 
 or from a shell (netd on the server, each COMMAND on the client):
 
-    python3 -m harness.guest.netpair [--arch riscv|m68k] [COMMAND ...]
+    python3 -m harness.guest.netpair [--arch ISA] [COMMAND ...]
 
 Node 1 is the server, node 2 the client.  Each is its own QEMU with the
 board's network card (the registry's `nic`, harness/guest/machines.py);
@@ -127,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python3 -m harness.guest.netpair",
                                 description="two guests on a plain QEMU wire: netd on the "
                                             "server (10.0.0.1), COMMANDs on the client")
-    p.add_argument("--arch", default="riscv",
-                   choices=[a for a, m in machines.MACHINES.items() if m.nic])
+    with_nic = [a for a, m in machines.MACHINES.items() if m.nic]
+    p.add_argument("--arch", default=with_nic[0], choices=with_nic,
+                   help=f"an ISA whose board has a network card driver (default {with_nic[0]})")
     p.add_argument("--timeout", type=float, default=600.0, help="host seconds per command")
     p.add_argument("command", nargs="*", help=f"default: netbench {addr(SERVER)}")
     args = p.parse_args(argv)
