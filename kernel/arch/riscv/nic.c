@@ -1,8 +1,8 @@
 /*
  * The virt board's network card: QEMU gives it eight virtio-mmio slots,
  * VIRTIO_SLOTS pages from VIRTIO0_PA, slot i interrupting on PLIC line
- * VIRTIO0_IRQ + i (QEMU hw/riscv/virt.c); a `-device virtio-net-device`
- * on the command line fills one of them.  This file finds it, lets the
+ * VIRTIO0_IRQ + i (as QEMU's board source has it); a `-device
+ * virtio-net-device` on the command line fills one of them.  This file finds it, lets the
  * driver (kernel/dev/virtio_net.c) take it, and routes its interrupt.
  * Without a card every slot is empty and nothing changes.
  *

@@ -1,6 +1,7 @@
 /*
- * The network stack's shared declarations (kernel/port/net/, as Plan 9
- * keeps ip/ beside port/): packet buffers, the interface a NIC driver
+ * The network stack's shared declarations (kernel/port/net/, a folder
+ * beside the rest of the portable kernel, as Plan 9 keeps its IP stack
+ * beside its port): packet buffers, the interface a NIC driver
  * offers and calls, and each protocol's entry points.  docs/network.md
  * tells the whole story; each file here says what it does.
  *
