@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..bench import provenance
 from ..errors import SetupError
-from ..model import hwmodel, profiles, runs
+from ..model import modelargs, profiles, runs
 from . import machines
 from .console import Guest
 
@@ -93,12 +93,12 @@ class NetPair:
 
     def __enter__(self) -> "NetPair":
         try:
-            hw = profiles.get("none").hw
+            hw = profiles.load("none")
             provenance.verify(self.machine, hw)
             for node in (SERVER, CLIENT):
                 log = self.logdir / f"{self.name}-node{node}.log"
                 argv = (self.machine.command(extra=nic_args(self.machine, node, self.sockdir)) +
-                        hwmodel.emulator_args(hw, self.machine, runs.hw_log_for(log)))
+                        modelargs.emulator_args(hw, self.machine, runs.hw_log_for(log)))
                 g = self.machine.guest(argv, log)
                 g.start()
                 self.guests[node] = g
