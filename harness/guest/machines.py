@@ -59,6 +59,9 @@ class Emulator(Protocol):
     def version(self, exe: str) -> str | None:
         """One line naming the emulator's version, if it can tell."""
 
+    def loads_too(self, image: Path) -> list[Path]:
+        """Files beside `image` that the emulator loads as well (make builds them)."""
+
 
 # Shared QEMU options: deterministic time, console on stdio, nothing else on it.
 _QEMU_COMMON = ("-icount", "shift=0,sleep=off", "-display", "none", "-monitor", "none",
@@ -67,10 +70,13 @@ _QEMU_COMMON = ("-icount", "shift=0,sleep=off", "-display", "none", "-monitor", 
 
 @dataclass(frozen=True)
 class Qemu:
-    """A QEMU system emulator that boots the kernel's ELF file with -kernel."""
+    """A QEMU system emulator that boots the kernel image with -kernel."""
 
     binary: str                      # e.g. qemu-system-riscv32, looked up on PATH
     board: tuple[str, ...]           # machine, memory, devices: before the shared options
+    # The board's firmware (-bios): a file make builds beside the kernel
+    # image; "" for the board's own or none.
+    firmware: str = ""
 
     @property
     def name(self) -> str:
@@ -91,8 +97,12 @@ class Qemu:
         # mux=on gives an interactive user QEMU's Ctrl-A escapes (Ctrl-A x
         # quits); the harness never needs them.
         chardev = "stdio,id=con,signal=off" + (",mux=on" if interactive else "")
-        return [exe, *self.board, *_QEMU_COMMON, "-chardev", chardev, "-serial", "chardev:con",
-                "-kernel", str(image)]
+        bios = ["-bios", str(image.with_name(self.firmware))] if self.firmware else []
+        return [exe, *self.board, *bios, *_QEMU_COMMON, "-chardev", chardev,
+                "-serial", "chardev:con", "-kernel", str(image)]
+
+    def loads_too(self, image: Path) -> list[Path]:
+        return [image.with_name(self.firmware)] if self.firmware else []
 
     def version(self, exe: str) -> str | None:
         """First line of `qemu-system-... --version`: 'QEMU emulator version 10.0.2 (...)'."""
@@ -156,6 +166,9 @@ class Simh:
         # SIMH has no --version; ours lives in a directory named by the
         # hash of its sources (scripts/vax-simh.sh), which says which it is.
         return f"our SIMH, sources {Path(exe).parent.name}"
+
+    def loads_too(self, image: Path) -> list[Path]:
+        return []
 
 
 @dataclass(frozen=True)
@@ -263,9 +276,11 @@ class Machine:
         exe = self.emulator.locate()
         if exe is None:
             raise SetupError(self.emulator.missing(self.arch))
-        if not self.kernel_path(root).exists():
-            raise SetupError(f"kernel image {self.kernel} is missing: "
-                             f"run `make ARCH={self.arch}`")
+        image = self.kernel_path(root)
+        for path in [image, *self.emulator.loads_too(image)]:
+            if not path.exists():
+                raise SetupError(f"{'kernel image' if path == image else 'firmware'} "
+                                 f"{path.relative_to(root)} is missing: run `make ARCH={self.arch}`")
         return exe
 
     def command(self, root: Path = ROOT, interactive: bool = False,
@@ -355,12 +370,16 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # (kernel/arch/mips/mips.h: NTLB), not the R2000's 64 single pages.
             software_tlb_reach=16 * 2 * 4096),
     Machine("sparc",
-            # A LEON3 with the Sun-4/280's 7 register windows (QEMU's default
-            # is 8; the kernel is built for 7 and refuses any other count).
-            Qemu("qemu-system-sparc", ("-M", "leon3_generic", "-cpu", "LEON3,nwindows=7",
-                                       "-m", "128M")),
-            "QEMU leon3_generic, LEON3 (SPARC V8) running V7 code, 7 windows",
-            model="qemu-plugin", ram=(0x40000000, 128 << 20), model_profile="sun4",
+            # Sun's sun4m SPARCclassic: its MicroSPARC-I has the Sun-4/280's 7
+            # register windows (the kernel is built for 7 and refuses any other
+            # count), and the board has a LANCE Ethernet.  Our PROM (-bios)
+            # jumps from reset to the kernel, which QEMU loads raw at 0x4000.
+            Qemu("qemu-system-sparc", ("-M", "SPARCClassic", "-cpu", "TI-MicroSparc-I",
+                                       "-m", "128M", "-vga", "none", "-nic", "none"),
+                 firmware="prom.bin"),
+            "QEMU sun4m SPARCclassic, MicroSPARC-I (SPARC V8) running V7 code, 7 windows",
+            image="build/sparc/kernel.bin",
+            model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun4",
             window_symbols=("window_overflow", "window_underflow"),
             # The 16th load of the chase sits in the loop branch's delay slot,
             # where the empty loop that is subtracted has a nop: 15/16.

@@ -115,7 +115,7 @@ static bool restarts(const uint8_t *insn, size_t len)
 
 /* What may change where an address goes (isa.h): a store to an alternate
  * space (sta stba stha stda, ldstuba, swapa), which is how the SRMMU's
- * registers are written and its TLB flushed (ASIs 0x18, 0x19 on the LEON3). */
+ * registers are written and its TLB flushed (ASIs 3 and 4 on the sun4m). */
 static bool remaps(const uint8_t *insn, size_t len)
 {
     if (len != 4 || OP(word(insn)) != 3)

@@ -50,6 +50,9 @@ class FakeEmulator:
     def version(self, exe) -> str:
         return "fake_guest 1.0"
 
+    def loads_too(self, image):
+        return []
+
 
 @pytest.fixture
 def fake_machine(monkeypatch):

@@ -23,6 +23,8 @@ def fake_root(tmp_path, arch="riscv", kernel=True):
         k = tmp_path / machines.get(arch).kernel
         k.parent.mkdir(parents=True)
         k.write_bytes(b"\x7fELF")
+        for f in machines.get(arch).emulator.loads_too(k):     # sparc: the PROM
+            f.write_bytes(b"\0")
     return tmp_path
 
 
@@ -57,6 +59,15 @@ def test_missing_kernel_says_make_arch(tmp_path, monkeypatch):
         machines.get("riscv").check(fake_root(tmp_path, kernel=False))
 
 
+def test_missing_firmware(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/" + name)
+    root = fake_root(tmp_path, "sparc")
+    (root / "build" / "sparc" / "prom.bin").unlink()
+    with pytest.raises(SetupError, match=r"firmware build/sparc/prom.bin is missing: "
+                                         r"run `make ARCH=sparc`"):
+        machines.get("sparc").check(root)
+
+
 def test_unported_arch(tmp_path):
     with pytest.raises(SetupError, match=r"arch 'm68k' is not ported yet "
                                          r"\(no kernel/arch/m68k/arch.mk\)"):
@@ -70,8 +81,11 @@ def test_other_arches_have_their_facts(tmp_path, monkeypatch):
     assert "-icount shift=0,sleep=off" in x86
     m68k = " ".join(machines.get("m68k").command(root=fake_root(tmp_path / "b", "m68k")))
     assert "qemu-system-m68k" in m68k and "-rtc base=2000-01-01,clock=vm" in m68k
-    sparc = " ".join(machines.get("sparc").command(root=fake_root(tmp_path / "d", "sparc")))
-    assert "qemu-system-sparc" in sparc and "-M leon3_generic -cpu LEON3,nwindows=7" in sparc
+    root = fake_root(tmp_path / "d", "sparc")
+    sparc = " ".join(machines.get("sparc").command(root=root))
+    assert "qemu-system-sparc" in sparc and "-M SPARCClassic -cpu TI-MicroSparc-I" in sparc
+    assert f"-bios {root}/build/sparc/prom.bin" in sparc
+    assert f"-kernel {root}/build/sparc/kernel.bin" in sparc
     assert "-icount shift=0,sleep=off" in sparc
     root = fake_root(tmp_path / "c", "vax")
     vax = machines.get("vax").command(root=root)

@@ -1,6 +1,7 @@
-# SPARC facts for the Makefile: a LEON3 on QEMU's `leon3_generic` board,
-# run with 7 register windows like the Sun-4/280, booted from the ELF file
-# by QEMU itself (-kernel).
+# SPARC facts for the Makefile: QEMU's sun4m SPARCclassic, whose
+# MicroSPARC-I has 7 register windows like the Sun-4/280.  QEMU loads
+# kernel.bin, the kernel's bytes from physical 0x4000 on (-kernel), and our
+# boot PROM, prom.bin, jumps there from reset (-bios): kernel.ld, prom.S.
 #
 # The code is SPARC V7, the Sun-4's instruction set: no multiply or divide
 # instructions, so GCC calls .umul/.div & co (muldiv.S).  Debian's 32-bit
@@ -20,8 +21,8 @@ KERNEL_LDS  := kernel/arch/sparc/kernel.ld
 ARCH_KERNEL_SRCS := kernel/arch/sparc/entry.S \
                     kernel/arch/sparc/trapentry.S kernel/arch/sparc/windows.S \
                     kernel/arch/sparc/trap.c kernel/arch/sparc/swtch.S \
-                    kernel/arch/sparc/mmu.c kernel/arch/sparc/uart.c \
-                    kernel/arch/sparc/irqmp.c kernel/arch/sparc/timer.c \
+                    kernel/arch/sparc/mmu.c kernel/arch/sparc/escc.c \
+                    kernel/arch/sparc/intctl.c kernel/arch/sparc/timer.c \
                     kernel/arch/sparc/usercopy.S kernel/arch/sparc/muldiv.S \
                     kernel/arch/sparc/divdi3.c kernel/arch/sparc/machine.c
 
@@ -29,3 +30,14 @@ GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/sparc/crt0.S guests/lib/arch/sparc/syscall.S guests/lib/arch/sparc/traps.S \
                    guests/lib/arch/sparc/bench_arch.S guests/lib/arch/sparc/muldiv.S \
                    guests/lib/arch/sparc/divdi3.c guests/lib/arch/sparc/regs.S
+
+# What QEMU loads: the kernel as raw bytes from physical 0x4000 on (QEMU's
+# sun4m loads an ELF file at its load addresses less 0xf0000000, Linux's
+# KERNBASE; a raw image goes where we want it), and the PROM.
+$(BUILD)/kernel.bin: $(BUILD)/kernel.elf
+	$(Q)$(call step,OBJCOPY,$@)$(OBJCOPY) -O binary $< $@
+
+$(BUILD)/prom.bin: $(BUILD)/kernel/arch/sparc/prom.o
+	$(Q)$(call step,OBJCOPY,$@)$(OBJCOPY) -O binary -j .text $< $@
+
+ARCH_ALL := $(BUILD)/kernel.bin $(BUILD)/prom.bin

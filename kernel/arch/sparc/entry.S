@@ -1,16 +1,24 @@
 /*
- * First instructions of the SPARC kernel.  QEMU's leon3_generic has no
- * PROM of ours: a stub QEMU writes enables the UART, starts timer 0 and
- * jumps to the ELF entry point, _entry, at its physical address, in
- * supervisor mode with the MMU off and traps disabled.
+ * First instructions of the SPARC kernel, at physical LOADADDR (0x4000),
+ * where QEMU's sun4m loads the kernel image (kernel.bin, arch.mk).  They
+ * run in supervisor mode, at address 0x4000, in one of two states:
+ *   - from our PROM (prom.S, how the harness boots): just out of reset,
+ *     traps off, the MMU off, RAM as QEMU left it;
+ *   - from OpenBIOS (the board's own firmware, when QEMU is run without
+ *     -bios): traps on with OpenBIOS's trap table and PIL 15, the MMU on
+ *     with OpenBIOS's page tables in context 0, which map virtual 0x4000
+ *     up to physical 0x4000 up, the kernel image.
+ * Nothing here depends on which: we take the machine over whole.
  *
  * The kernel is linked to run at KERNBASE (0x80000000 up: the portable
  * kernel wants everything at USERTOP and above for itself), while RAM is
- * at physical 0x40000000.  So this file, which runs at physical addresses
- * (kernel.ld links it there), turns the MMU on with a boot page table that
- * maps RAM twice, where it is and at KERNBASE, jumps up to KERNBASE, and
- * calls main().  mmu_init() (mmu.c) replaces the boot table with the
- * kernel's own, which lacks the first mapping.
+ * at physical 0.  So this file, which runs at physical addresses (kernel.ld
+ * links it there), installs a boot page table that maps RAM twice, where
+ * it is and at KERNBASE, and the devices at DEVBASE up, turns the MMU on
+ * (or keeps it on: either way the code we run from stays where it is),
+ * jumps up to KERNBASE, clears the bss and calls main().  mmu_init()
+ * (mmu.c) replaces the boot table with the kernel's own, which lacks the
+ * first mapping.
  */
 #include "machine.h"
 #include "sparc.h"
@@ -22,7 +30,9 @@
     .globl _entry
 _entry:
     /* Supervisor, traps off, every interrupt masked, window 0; the window
-     * above it (1) is the invalid one, so there is no caller to return to. */
+     * above it (1) is the invalid one, so there is no caller to return to.
+     * (This first word is also what QEMU looks at to tell an a.out file:
+     * 0x81882f80 is not one.) */
     wr    %g0, PSR_S | PSR_PIL, %psr
     wr    %g0, 1 << 1, %wim
     nop; nop; nop
@@ -38,6 +48,8 @@ _entry:
     sta   %g2, [%g3] ASI_MMU_REGS
     set   MMU_CTX, %g3
     sta   %g0, [%g3] ASI_MMU_REGS
+    set   MMU_ENTIRE, %g3
+    sta   %g0, [%g3] ASI_MMU_FLUSH_PROBE    /* forget OpenBIOS's translations */
     mov   MMU_CTRL_E, %g1
     sta   %g1, [%g0] ASI_MMU_REGS       /* MMU on: we still run, mapped 1:1 */
 
@@ -58,8 +70,12 @@ boot_l1:                                /* 256 entries of 16 MB each */
     .word L1_PTE(i << 24, SRMMU_PTE_C)                      /* RAM, as is    */
     .elseif i >= (KERNBASE >> 24) && i < (PHYSTOP >> 24)
     .word L1_PTE((i << 24) - KERNOFF, SRMMU_PTE_C)          /* RAM, KERNBASE */
-    .elseif i == (DEVBASE >> 24)
-    .word L1_PTE(IOBASE, 0)                                 /* the devices   */
+    .elseif i == (DEV(APC_REGION) >> 24)
+    .word L1_PTE(APC_REGION, 0)                             /* the devices   */
+    .elseif i == (DEV(SLAVIO_REGION) >> 24)
+    .word L1_PTE(SLAVIO_REGION, 0)
+    .elseif i == (DEV(DMA_REGION) >> 24)
+    .word L1_PTE(DMA_REGION, 0)
     .else
     .word 0
     .endif
@@ -68,7 +84,18 @@ boot_l1:                                /* 256 entries of 16 MB each */
 
     .section .text
 virtual_start:
-    set   boot_stack_top - FRAME_SIZE, %sp
+    /* The bss: zero, whatever the loader or a firmware left there. */
+    set   bss_start, %g1
+    set   bss_end, %g2
+    clr   %g4                           /* std stores a pair: %g4, %g5 */
+    clr   %g5
+1:  cmp   %g1, %g2
+    bgeu  2f
+     nop
+    std   %g4, [%g1]
+    ba    1b
+     add  %g1, 8, %g1
+2:  set   boot_stack_top - FRAME_SIZE, %sp
     mov   0, %fp                        /* the end of every backtrace */
     set   trap_table, %g1
     wr    %g1, %tbr

@@ -26,19 +26,18 @@ extern uint32 uwin, cur_kstack;
 /* mmu.c */
 void mmu_init(void);
 
-/* uart.c: the APBUART console */
-void uart_init(void);
-void uart_intr(void);
+/* escc.c: the console, a Zilog ESCC serial port */
+void escc_init(void);
+void escc_intr(void);
 
-/* irqmp.c: the interrupt controller */
-void irqmp_init(void);
-void irqmp_clear(int irq);
-void irqmp_uart(int on);
-void irqmp_intr(int level);
+/* intctl.c: the interrupt controller */
+void intctl_init(void);
+void intctl_serial(int on);
+void intctl_intr(int level);
 
-/* timer.c: the GPTIMER clock and event timers */
+/* timer.c: the processor's counter-timer, clock and event timer */
 void timer_init(void);
-void timer_intr(int irq);
+void timer_intr(void);
 void timer_idle_begin(void);
 void timer_idle_end(void);
 

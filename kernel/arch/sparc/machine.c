@@ -1,5 +1,5 @@
 /*
- * QEMU's leon3_generic as a whole: bring-up order, interrupts on/off,
+ * QEMU's sun4m SPARCclassic as a whole: bring-up order, interrupts on/off,
  * idling and power-off, and the process parts of the ISA interface
  * (kernel/port/arch.h).
  *
@@ -11,29 +11,47 @@
 #include "sparc.h"
 #include "fns.h"
 
+/* The APC's idle register (power management; QEMU's apc in slavio_misc.c):
+ * a write stops the CPU until an interrupt is pending. */
+#define APC_IDLE    (*(volatile uint8 *)DEV(APC_REGION))
+/* The Slave I/O's auxiliary register 2: its bit 0 turns the power off
+ * (QEMU shuts down and exits 0). */
+#define AUX2        (*(volatile uint8 *)DEV(SLAVIO_REGION + 0x910000))
+#define AUX2_PWROFF 0x01
 
 const char *arch_name(void) { return "sparc"; }
 
-/* %asr17 (LEON3 configuration register): bits 4:0 are NWINDOWS - 1. */
-static uint32 read_asr17(void)
+/* The register windows the CPU has: WIM bits past the last window read as
+ * 0, so writing all ones and reading back counts them.  With traps off: no
+ * window may be entered meanwhile. */
+static int count_windows(void)
 {
-    uint32 v;
-    asm volatile(".word 0x91444000" : : : "o0");     /* rd %asr17, %o0 */
-    asm volatile("mov %%o0, %0" : "=r"(v));
-    return v;
+    uint32 psr = read_psr(), wim, ones;
+    write_psr(psr & ~PSR_ET);
+    asm volatile("rd %%wim, %0\n\t"
+                 "wr %%g0, -1, %%wim\n\t"
+                 "nop; nop; nop\n\t"
+                 "rd %%wim, %1\n\t"
+                 "wr %0, %%wim\n\t"
+                 "nop; nop; nop" : "=&r"(wim), "=&r"(ones) : : "memory");
+    write_psr(psr);
+    int n = 0;
+    for (; ones; ones >>= 1)
+        n += ones & 1;
+    return n;
 }
 
 void arch_init(void)
 {
     mmu_init();
-    uart_init();
-    uint32 nwin = (read_asr17() & 0x1f) + 1;
+    escc_init();
+    int nwin = count_windows();
     if (nwin != NWINDOWS)
-        panic("this kernel is built for %d register windows, the CPU has %u "
-              "(run QEMU with -cpu LEON3,nwindows=%d)", NWINDOWS, nwin, NWINDOWS);
+        panic("this kernel is built for %d register windows, the CPU has %d "
+              "(run QEMU with -cpu TI-MicroSparc-I, or NAME,nwindows=%d)", NWINDOWS, nwin, NWINDOWS);
     for (int k = 0; k < NWINDOWS; k++)
         wim_index[1 << k] = k;
-    irqmp_init();
+    intctl_init();
     timer_init();
 }
 
@@ -47,27 +65,26 @@ void arch_intr_on(void)  { write_psr(read_psr() & ~PSR_PIL); }
 void arch_intr_off(void) { write_psr(read_psr() | PSR_PIL); }
 
 /*
- * Wait for an interrupt.  The LEON3's power-down (a write to %asr19) wakes
- * when an interrupt is pending, even one the PIL masks, so it runs with
- * interrupts masked and they are let in only afterwards: unmasking them
- * first would let an interrupt that arrives just before the power-down be
- * handled (waking someone) and then sleep anyway, with nothing left to
- * wake us.
+ * Wait for an interrupt.  The APC's idle wakes when an interrupt is
+ * pending, even one the PIL masks, so it runs with interrupts masked and
+ * they are let in only afterwards: unmasking them first would let an
+ * interrupt that arrives just before the idle be handled (waking someone)
+ * and then sleep anyway, with nothing left to wake us.
  */
 void arch_idle(void)
 {
     timer_idle_begin();
-    asm volatile(".word 0xa7800000" ::: "memory");   /* wr %g0, %asr19: power down */
+    APC_IDLE = 1;
     arch_intr_on();
     arch_intr_off();
     timer_idle_end();
 }
 
-/* With traps off, `ta 0` makes QEMU's LEON3 shut down (QEMU exits 0). */
+/* QEMU exits as the power goes off; until then, nothing more happens
+ * (interrupts stay masked). */
 void arch_halt(void)
 {
-    write_psr(read_psr() & ~PSR_ET);
-    asm volatile("ta 0");
+    AUX2 = AUX2_PWROFF;
     for (;;)
         ;
 }

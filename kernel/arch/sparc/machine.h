@@ -1,14 +1,16 @@
 /*
  * SPARC machine definitions used by the portable kernel through arch.h:
  * the saved-register layouts, and how kernel virtual addresses relate to
- * physical ones.  The machine is QEMU's leon3_generic: a LEON3
- * (SPARC V8) with the SPARC Reference MMU, run with 7 register windows like
- * the Sun-4/280's MB86900, and compiled as SPARC V7 code (arch.mk).
+ * physical ones.  The machine is QEMU's sun4m SPARCclassic (-M
+ * SPARCClassic): a TI MicroSPARC-I (SPARC V8) with the SPARC Reference
+ * MMU and 7 register windows, like the Sun-4/280's MB86900, compiled as
+ * SPARC V7 code (arch.mk).
  *
- * RAM is at physical 0x40000000.  The kernel half of every address space
- * starts at KERNBASE = 0x80000000 and maps RAM there (kernel VA = PA +
- * 0x40000000).  The boards' devices (APBUART, IRQMP, GPTIMER) sit at
- * physical 0x80000000 up; the kernel sees them at DEVBASE = 0xf0000000.
+ * RAM is at physical 0.  The kernel half of every address space starts at
+ * KERNBASE = 0x80000000 and maps RAM there (kernel VA = PA + 0x80000000).
+ * The board's devices sit in three 16 MB regions of the physical address
+ * space (0x6a..., 0x71..., 0x78...); the kernel sees each at the same
+ * offset in 0xf0000000-0xffffffff: DEV(pa) = 0xf0000000 | (pa & 0x0fffffff).
  *
  * Parts of this file are read by the assembly files too (the trapframe
  * offsets, the window count): those parts are outside the C-only block.
@@ -16,7 +18,7 @@
 #ifndef MACHINE_H
 #define MACHINE_H
 
-#define RAMBASE     0x40000000                /* physical address of RAM       */
+#define RAMBASE     0x00000000                /* physical address of RAM       */
 #define RAMSIZE     (128 * 1024 * 1024)       /* qemu -m 128M                  */
 #define KERNBASE    0x80000000                /* RAM as the kernel sees it     */
 #define KERNOFF     (KERNBASE - RAMBASE)      /* kernel VA - PA                */
@@ -24,13 +26,24 @@
 #define P2V(pa)     ((void *)((uintptr)(pa) + KERNOFF))
 #define V2P(va)     ((paddr)((uintptr)(va) - KERNOFF))
 
-#define IOBASE      0x80000000                /* physical: the APB devices     */
-#define DEVBASE     0xf0000000                /* ... as the kernel sees them   */
-#define DEV(pa)     ((pa) - IOBASE + DEVBASE)
+/* Where QEMU's sun4m puts the kernel image (-kernel: KERNEL_LOAD_ADDR in
+ * hw/sparc/sun4m.c), and where our PROM (prom.S) jumps. */
+#define LOADADDR    0x00004000
 
-/* Register windows.  The Sun-4/280 had 7 (the harness runs QEMU with
- * -cpu LEON3,nwindows=7; start.c checks).  One is always kept invalid, so
- * six hold live frames at any time. */
+/* The device regions (physical; mmu.c maps each with one 16 MB entry):
+ *   0x6a000000  the APC: power management, the CPU's idle (machine.c)
+ *   0x71000000  the Slave I/O chip: serial ports, counter-timers,
+ *               interrupt controller, auxiliary registers (power off)
+ *   0x78000000  DMA engines, SCSI, the LANCE Ethernet */
+#define APC_REGION      0x6a000000
+#define SLAVIO_REGION   0x71000000
+#define DMA_REGION      0x78000000
+#define DEVBASE     0xf0000000                /* where the kernel sees them    */
+#define DEV(pa)     (DEVBASE | ((pa) & 0x0fffffff))
+
+/* Register windows.  The Sun-4/280 had 7, as the MicroSPARC-I has
+ * (machine.c checks).  One is always kept invalid, so six hold live frames
+ * at any time. */
 #define NWINDOWS    7
 
 /* The trapframe (struct trapframe below), by byte offset, for the assembly

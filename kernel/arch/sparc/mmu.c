@@ -9,7 +9,7 @@
  * physical address >> 4, ET = 1) or a page table entry (PTE: the page's
  * physical address >> 4, cacheable bit, access code ACC, ET = 2).  A PTE
  * may sit at any level, mapping 16 MB or 256 KB at once: the kernel half
- * (addresses >= KERNBASE, and the device window at DEVBASE) is mapped with
+ * (addresses >= KERNBASE, and the device regions at DEVBASE up) is mapped with
  * 16 MB level-1 PTEs, shared by every address space, so a new address
  * space only copies those entries.  User pages get level-2 and level-3
  * tables of their own; each table takes a page of its own here, which
@@ -43,7 +43,9 @@ void mmu_init(void)
 {
     for (uint32 va = KERNBASE; va < PHYSTOP; va += MEGA16)
         kernel_pt[L1(va)] = PTE(V2P(va), ACC_NONE_RWX, SRMMU_PTE_C);
-    kernel_pt[L1(DEVBASE)] = PTE(IOBASE, ACC_NONE_RWX, 0);   /* not cacheable */
+    static const paddr devices[] = { APC_REGION, SLAVIO_REGION, DMA_REGION };
+    for (uint32 i = 0; i < sizeof devices / sizeof devices[0]; i++)   /* not cacheable */
+        kernel_pt[L1(DEV(devices[i]))] = PTE(devices[i], ACC_NONE_RWX, 0);
     mmu_write(MMU_CTXTBL, V2P(ctx_table) >> 4);
     arch_pt_activate(kernel_pt);
 }

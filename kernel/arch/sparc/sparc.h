@@ -1,9 +1,10 @@
 /*
- * SPARC processor state, trap types and the LEON3's alternate address
- * spaces (ASIs), for the SPARC kernel files only: C and assembly both.
- * Names follow The SPARC Architecture Manual, Version 8 (SPARC
- * International, 1992), and the SRMMU's Appendix H; LEON3 specifics
- * follow Gaisler's GRLIB IP Core User's Manual.
+ * SPARC processor state, trap types and the Reference MMU's alternate
+ * address spaces (ASIs), for the SPARC kernel files only: C and assembly
+ * both.  Names follow The SPARC Architecture Manual, Version 8 (SPARC
+ * International, 1992), and the SRMMU's Appendix H; the ASI numbers are
+ * those of Sun's sun4m machines (Linux calls them
+ * ASI_M_FLUSH_PROBE and ASI_M_MMUREGS).
  */
 #ifndef SPARC_H
 #define SPARC_H
@@ -35,9 +36,9 @@
 #define ST_SYSCALL       0          /* ta 0: system call                   */
 #define ST_DIV0          2          /* ta 2: integer division by zero      */
 
-/* Alternate address spaces of the LEON3 (lda/sta) */
-#define ASI_MMU_FLUSH_PROBE 0x18    /* sta: flush the TLB; lda: probe      */
-#define ASI_MMU_REGS        0x19    /* the SRMMU's registers               */
+/* Alternate address spaces of the sun4m SRMMU (lda/sta) */
+#define ASI_MMU_FLUSH_PROBE 0x03    /* sta: flush the TLB; lda: probe      */
+#define ASI_MMU_REGS        0x04    /* the SRMMU's registers               */
 
 /* SRMMU registers, at these addresses in ASI_MMU_REGS */
 #define MMU_CTRL    0x000           /* control: bit 0 enables              */
@@ -45,7 +46,8 @@
 #define MMU_CTX     0x200           /* current context                     */
 #define MMU_FSR     0x300           /* fault status (cleared by reading)   */
 #define MMU_FAR     0x400           /* fault address                       */
-#define MMU_CTRL_E  0x1
+#define MMU_CTRL_E  0x1             /* (0 with boot mode, bit 14, clear:   */
+                                    /* the MMU off, fetches from RAM)      */
 
 /* Flush and probe addresses: a virtual page, and in bits 11:8 the type;
  * 4 = "entire": flush the whole TLB, or probe the full table walk. */
@@ -92,21 +94,24 @@ static inline void write_psr(uint32 v)
     asm volatile("wr %0, %%psr; nop; nop; nop" : : "r"(v) : "memory");
 }
 
+#define ASI_STR_(n) #n
+#define ASI_STR(n)  ASI_STR_(n)
+
 static inline uint32 mmu_read(uint32 reg)
 {
     uint32 v;
-    asm volatile("lda [%1] 0x19, %0" : "=r"(v) : "r"(reg) : "memory");
+    asm volatile("lda [%1] " ASI_STR(ASI_MMU_REGS) ", %0" : "=r"(v) : "r"(reg) : "memory");
     return v;
 }
 
 static inline void mmu_write(uint32 reg, uint32 v)
 {
-    asm volatile("sta %0, [%1] 0x19" : : "r"(v), "r"(reg) : "memory");
+    asm volatile("sta %0, [%1] " ASI_STR(ASI_MMU_REGS) : : "r"(v), "r"(reg) : "memory");
 }
 
 static inline void tlb_flush_all(void)
 {
-    asm volatile("sta %%g0, [%0] 0x18" : : "r"(MMU_ENTIRE) : "memory");
+    asm volatile("sta %%g0, [%0] " ASI_STR(ASI_MMU_FLUSH_PROBE) : : "r"(MMU_ENTIRE) : "memory");
 }
 #endif /* __ASSEMBLER__ */
 #endif

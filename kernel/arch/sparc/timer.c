@@ -1,116 +1,158 @@
 /*
- * The clock and the timer: Gaisler's GPTIMER on the LEON3 (GRLIB IP Core
- * User's Manual).  One prescaler feeds two 32-bit down-counters; with the
- * prescaler at 0 they count at the system clock, 40 MHz: 25 ns a tick.
- * Under QEMU's -icount the ticks follow instructions exactly, so both are
- * deterministic.
+ * The clock and the timer: the sun4m counter-timers of the Slave I/O chip
+ * (NCR89C105; QEMU's slavio_timer.c).  A counter counts up in steps of
+ * 500 ns (its bit 9; bits 8-0 read 0).  QEMU derives it from the virtual
+ * clock, which under -icount shift=0 is the instruction count: the time
+ * read and every interrupt fall at the same instruction run after run.
  *
- *   timer 0  the clock: free-running from 2^32 - 1 down, reloading.  The
- *            ticks since it last wrapped are 2^32 minus what it reads
- *            (mod 2^32); when that goes down it has wrapped.  Its
- *            interrupt (level 6) at each wrap, every 107 s, makes sure we
- *            look at least that often.
- *            arch_time_ns() = (wraps * 2^32 + ticks) * 25 ns.
- *   timer 1  the event timer: one-shot, set for the next deadline
- *            (arch_timer_set), interrupt level 7.
+ * There are two: a system timer and one per processor.  The system timer
+ * is of no use to us, for one reason: QEMU cannot stop it, and a running
+ * timer is a timer event every 2.1 s at the least, which QEMU's -icount
+ * sleep=off jumps to at once when the machine idles, over and over while
+ * the machine waits for a key.  So timer_init() stops it for good, the
+ * only way QEMU allows: a limit of one step, which its timer code takes
+ * for none and disables (saying "Timer with delta zero, disabling" once on
+ * QEMU's stderr).
  *
- * An idle CPU with no deadline stops the clock (timer_idle_begin): QEMU
- * with -icount sleep=off jumps guest time to the next timer event at
- * once, and a running clock's next wrap would be one, over and over while
- * the machine waits for a key.  No time passes while it waits, as on the
- * other ISAs, and the clock resumes where it stopped.
+ * The processor's timer does everything, in one of two modes:
+ *
+ *   CLOCK  "user" mode: a free-running 64-bit counter, no interrupt.
+ *          Stoppable: an idle CPU with no deadline stops it
+ *          (timer_idle_begin), so that no time passes while the machine
+ *          waits for a key, as on the other ISAs, and nothing is left for
+ *          QEMU to jump to.
+ *   EVENT  counter mode: it counts up to a limit, interrupts (level 14),
+ *          and starts again from 0; the deadline set (arch_timer_set) is
+ *          the limit.  A new limit starts the count from 0.
+ *
+ * The time is the time of the counter's last start (`base`) plus its
+ * count, plus one period if it passed the limit and the interrupt is not
+ * yet taken.  Starting the counter again rounds the time up to the next
+ * 500 ns step: that, and the few instructions between reading the count
+ * and starting again, is the clock's only error.
  */
 #include "kernel.h"
 #include "fns.h"
 
-#define GPTIMER_PA  0x80000300
-#define GPT         ((volatile uint32 *)DEV(GPTIMER_PA))
-#define SCALER_RELOAD   1                   /* word offsets */
-#define COUNTER(n)      (4 + 4 * (n))
-#define RELOAD(n)       (5 + 4 * (n))
-#define CTRL(n)         (6 + 4 * (n))
-#define EN      (1 << 0)                    /* enable                       */
-#define RS      (1 << 1)                    /* restart from reload at 0     */
-#define LD      (1 << 2)                    /* load the counter from reload */
-#define IE      (1 << 3)                    /* interrupt at underflow       */
-#define IP      (1 << 4)                    /* underflowed (write 1: clear) */
+#define COUNTER_PA  0x71d00000              /* processor 0's counter-timer */
+#define SYSTIMER_PA 0x71d10000              /* the system counter-timer */
+#define PT          ((volatile uint32 *)DEV(COUNTER_PA))
+#define ST          ((volatile uint32 *)DEV(SYSTIMER_PA))
+#define LIMIT       0       /* word offsets.  EVENT: the limit; reading it ends
+                             * the interrupt and clears REACHED.  CLOCK: the
+                             * count's high word */
+#define COUNT       1       /* EVENT: the count and REACHED; CLOCK: its low word */
+#define RUN         3       /* CLOCK: 1 runs, 0 stops */
+#define MODE        4       /* (system timer) bit n: processor n's timer in CLOCK mode */
+#define REACHED     0x80000000u
+#define STEP_SHIFT  9       /* the count's 500 ns bit */
+#define MAX_STEPS   0x3ffffe                /* the longest EVENT period, 2.1 s */
 
-#define CLOCK   0
-#define EVENT   1
-#define NS_PER_TICK 25                      /* 40 MHz */
-#define CLOCK_IRQ   6
-#define EVENT_IRQ   7
+static enum { CLOCK, PAUSED, EVENT } mode;
+static uint64 base;                         /* ns: the count's last start */
+static uint32 period;                       /* EVENT: steps to the limit */
 
+/* steps * 500, without a multiply (V7 has none): 512 - 8 - 4 = 500. */
+static uint64 steps_ns(uint64 steps)
+{
+    return (steps << 9) - (steps << 3) - (steps << 2);
+}
 
-static uint32 wraps;                        /* timer 0 wraps since boot */
-static uint32 last_ticks;                   /* ticks since the last wrap, when we last looked */
-static int event_armed;
-static uint32 paused_at;
+/* ns since the count's last start. */
+static uint64 counted(void)
+{
+    if (mode == EVENT) {
+        uint32 v = PT[COUNT];
+        uint32 steps = (v & ~REACHED) >> STEP_SHIFT;
+        if (v & REACHED)                    /* passed the limit, not taken yet */
+            steps += period;
+        return steps_ns(steps);
+    }
+    uint32 hi, lo;
+    do {
+        hi = PT[LIMIT];
+        lo = PT[COUNT];
+    } while (hi != PT[LIMIT]);
+    return steps_ns((((uint64)(hi & ~REACHED) << 32) | lo) >> STEP_SHIFT);
+}
 
 void timer_init(void)
 {
-    GPT[SCALER_RELOAD] = 0;                 /* count at 40 MHz */
-    GPT[CTRL(EVENT)] = 0;
-    GPT[RELOAD(CLOCK)] = 0xffffffff;
-    GPT[CTRL(CLOCK)] = EN | RS | LD | IE;
+    ST[LIMIT] = 1 << STEP_SHIFT;            /* the system timer: stopped (above) */
+    (void)ST[LIMIT];                        /* ... and its parting interrupt ended */
+    PT[RUN] = 1;
+    ST[MODE] = 0;                           /* (as it was out of reset) */
+    ST[MODE] = 1;                           /* CLOCK, counting from 0 */
+    mode = CLOCK;
+    base = 0;
 }
 
-/* (The clock's pending bit is never cleared: on QEMU, writing a running
- * timer's control register restarts its count from the last value loaded.) */
 uint64 arch_time_ns(void)
 {
-    uint32 t = -GPT[COUNTER(CLOCK)];
-    if (t < last_ticks)
-        wraps++;
-    last_ticks = t;
-    uint64 ticks = ((uint64)wraps << 32) | t;
-    return (ticks << 4) + (ticks << 3) + ticks;        /* * 25, without a multiply */
+    return base + counted();
 }
 
 void arch_timer_set(uint64 deadline_ns)
 {
-    uint64 now = arch_time_ns();
-    uint32 ticks = 1;
+    uint64 now = base + counted();
+    uint32 steps = 1;
     if (!time_reached(now, deadline_ns)) {
         uint64 ns = deadline_ns - now;
-        if (ns > 100000000000ull)           /* 100 s: the counter holds 107 */
-            ns = 100000000000ull;
-        ticks = (uint32)((ns + NS_PER_TICK - 1) / NS_PER_TICK);
+        if (ns > steps_ns(MAX_STEPS))
+            ns = steps_ns(MAX_STEPS);       /* wake early; clock_tick sets it again */
+        steps = ((uint32)ns + 499) / 500;
     }
-    GPT[RELOAD(EVENT)] = ticks - 1;         /* it fires when it passes 0 */
-    GPT[CTRL(EVENT)] = EN | LD | IE | IP;
-    event_armed = 1;
+    base += counted();
+    if (mode != EVENT)
+        ST[MODE] = 0;
+    /* QEMU's counter starts again at the limit's step before the limit
+     * itself (a real one would reach it): steps + 1 for `steps`. */
+    PT[LIMIT] = (steps + 1) << STEP_SHIFT;
+    (void)PT[LIMIT];                        /* forget a limit the old period reached */
+    period = steps;
+    mode = EVENT;
 }
 
+/* No deadline: CLOCK mode, which ends a pending interrupt too. */
 void arch_timer_stop(void)
 {
-    GPT[CTRL(EVENT)] = IP;                  /* off, and forget a late underflow */
-    irqmp_clear(EVENT_IRQ);
-    event_armed = 0;
+    if (mode != EVENT)
+        return;
+    base += counted();
+    PT[RUN] = 1;
+    ST[MODE] = 1;
+    mode = CLOCK;
 }
 
 void timer_idle_begin(void)
 {
-    if (event_armed)
-        return;
-    paused_at = GPT[COUNTER(CLOCK)];
-    GPT[CTRL(CLOCK)] = IE;                  /* stopped */
+    if (mode == CLOCK) {
+        PT[RUN] = 0;
+        mode = PAUSED;
+    }
 }
 
+/* (QEMU starts the count again a step ahead: the wait costs 500 ns at
+ * most.) */
 void timer_idle_end(void)
 {
-    if (event_armed || GPT[CTRL(CLOCK)] & EN)
-        return;
-    GPT[COUNTER(CLOCK)] = paused_at - 1;    /* QEMU resumes at counter + 1 */
-    GPT[CTRL(CLOCK)] = EN | RS | IE;
+    if (mode == PAUSED) {
+        PT[RUN] = 1;
+        mode = CLOCK;
+    }
 }
 
-void timer_intr(int irq)
+/* The limit was reached: the count started again from 0 a period after
+ * its last start.  (Had the kernel kept interrupts masked for a whole
+ * period more, the count would have passed the limit twice and the clock
+ * lost a period: the kernel's masked stretches are far shorter than its
+ * 10 ms tick, and a shorter deadline is only set just before idling, with
+ * interrupts let in.) */
+void timer_intr(void)
 {
-    if (irq == CLOCK_IRQ) {
-        (void)arch_time_ns();               /* counts the wrap */
-    } else {
-        arch_timer_stop();
-        clock_tick();
-    }
+    if (mode != EVENT)
+        return;
+    (void)PT[LIMIT];
+    base += steps_ns(period);
+    clock_tick();
 }
