@@ -24,11 +24,14 @@ def test_each_case_measured(bench_runs, bench, arch):
     for r in run.results:
         assert r.bench == bench.name
         assert r.iters > 0
-        assert r.ns > r.loop_ns > 0
+        # A loop shorter than one step of the guest's clock may read 0
+        # (SPARC's sun4m counter steps 500 ns), but some case's does not.
+        assert r.ns > r.loop_ns >= 0
         if arch in COUNTS_INSTRUCTIONS:
             assert r.insns > r.loop_insns > 0
         else:
             assert r.insns == r.loop_insns == 0
+    assert any(r.loop_ns > 0 for r in run.results)
 
 
 # Only on the ISAs whose user mode counts instructions (x86 and m68k have

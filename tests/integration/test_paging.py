@@ -42,7 +42,7 @@ def test_demand_paging_serves_counts_and_kills(test_guest, arch):
         r = _pagefault(g, 32)
         assert r.bench == "pagefault" and r.case == "write" and r.iters == 32
         assert r.extra["faults"] == 32, r
-        assert r.ns > r.loop_ns > 0
+        assert r.ns > r.loop_ns >= 0             # (>= : SPARC's clock steps 500 ns)
         mode, after = _paging(g, "demand")
         assert after - before >= 32 + 16          # the timed round and the warm-up
 

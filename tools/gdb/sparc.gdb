@@ -1,5 +1,6 @@
 # gdb for the SPARC kernel: `make gdb ARCH=sparc [PROG=getpid]`.
-# SPARC V8 (QEMU's leon3_generic); register windows: `bt` walks the
+# SPARC V8 (QEMU's sun4m SPARCclassic; it stops at reset, in our PROM:
+# `continue` or `break main` first); register windows: `bt` walks the
 # frames the window traps spilled to the stack.
 set architecture sparc
 file build/sparc/kernel.elf

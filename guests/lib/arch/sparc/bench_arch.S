@@ -21,8 +21,9 @@
  * executes: a 64-bit big-endian time, then a word the model sets to 1.
  *
  * Without a model the mailbox keeps its zeros, and we ask the kernel (the
- * uptime system call): the LEON3's clock, a GPTIMER that follows QEMU's
- * -icount, is a device only the kernel can reach.  That costs one system
+ * uptime system call): the sun4m's clock, a counter-timer that follows
+ * QEMU's -icount in 500 ns steps, is a device only the kernel can reach
+ * (kernel/arch/sparc/timer.c).  That costs one system
  * call at each end of a timed loop, not per iteration.  It writes the time
  * into our argument slots at [%sp + 72], ours to use as a leaf.
  */
