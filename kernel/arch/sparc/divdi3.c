@@ -2,7 +2,7 @@
  * 64-bit multiply and divide for the C compiler: what GCC calls for
  * `long long` * / % on a 32-bit SPARC.  Debian's 32-bit SPARC libgcc is
  * built for V8+ (it uses 64-bit instructions), which would make the kernel
- * an EM_SPARC32PLUS file that QEMU's leon3 refuses to load, and V7 code
+ * an EM_SPARC32PLUS file that QEMU's 32-bit SPARC refuses to load, and V7 code
  * besides; so we write them, on top of the 32-bit routines in muldiv.S.
  * The kernel and the guests' C library both link this file.
  *
