@@ -242,7 +242,7 @@ def test_sparc_window_traps_are_counted():
     to memory (swtch.S) and reads them back as the processes return, so a
     cswitch round trip takes both, and more overflows than underflows
     (a flush writes out windows nobody returns into)."""
-    results, regions = run_model("hw-windows", ["getpid -n 50", "cswitch -n 50"], arch="sparc")
+    results, regions = run_model("hw-windows", ["getpid -n 50", "cswitch -n 500"], arch="sparc")
     getpid, cswitch = modellog.join(results, regions)
     assert getpid.per_op("wovf") == 0 and getpid.per_op("wunf") == 0
     assert getpid.per_op("traps") == 1
@@ -252,13 +252,17 @@ def test_sparc_window_traps_are_counted():
     # The model counts the instructions QEMU's -icount does (1 ns each with
     # no model), give or take the one that traps, counted as it is tried
     # and again after the trap: a block that a window trap abandons must
-    # not be counted whole (isa->traps_often).
+    # not be counted whole (isa->traps_often).  The guest's clock steps
+    # 500 ns (kernel/arch/sparc/timer.c): each of its two readings may be
+    # that much short, spread over the iterations.
     from booting import start_guest
     with start_guest("hw-windows-icount", "sparc") as g:
-        r = next(r for r in g.run("cswitch -n 50", timeout=TIMEOUT).records()
+        r = next(r for r in g.run("cswitch -n 500", timeout=TIMEOUT).records()
                  if isinstance(r, protocol.Result))
     icount = (r.ns - r.loop_ns) / r.iters
-    assert abs(cswitch.per_op("insns") - icount) <= ovf + unf + 2, (cswitch.per_op("insns"), icount)
+    step = 2 * 500 / r.iters
+    assert abs(cswitch.per_op("insns") - icount) <= ovf + unf + 2 + step, \
+        (cswitch.per_op("insns"), icount)
 
 
 @pytest.mark.parametrize("arch", MODEL_ARCHES)
