@@ -97,7 +97,7 @@ class Qemu:
         # mux=on gives an interactive user QEMU's Ctrl-A escapes (Ctrl-A x
         # quits); the harness never needs them.
         chardev = "stdio,id=con,signal=off" + (",mux=on" if interactive else "")
-        bios = ["-bios", str(image.with_name(self.firmware))] if self.firmware else []
+        bios = [arg for f in self.loads_too(image) for arg in ("-bios", str(f))]
         return [exe, *self.board, *bios, *_QEMU_COMMON, "-chardev", chardev,
                 "-serial", "chardev:con", "-kernel", str(image)]
 
