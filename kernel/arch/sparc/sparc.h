@@ -46,8 +46,8 @@
 #define MMU_CTX     0x200           /* current context                     */
 #define MMU_FSR     0x300           /* fault status (cleared by reading)   */
 #define MMU_FAR     0x400           /* fault address                       */
-#define MMU_CTRL_E  0x1             /* (0 with boot mode, bit 14, clear:   */
-                                    /* the MMU off, fetches from RAM)      */
+#define MMU_CTRL_E  0x1             /* enable (a write also clears boot    */
+                                    /* mode, bit 14: prom.S)               */
 
 /* Flush and probe addresses: a virtual page, and in bits 11:8 the type;
  * 4 = "entire": flush the whole TLB, or probe the full table walk. */
