@@ -339,6 +339,9 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
                                       "-device", "isa-debug-exit,iobase=0xf4,iosize=4")),
             "QEMU pc, multiboot v1 kernel",
             halt_status=1,
+            # A PCnet-PCI in the first free slot (kernel/arch/x86/nic.c); no
+            # option ROM (the BIOS would run its network boot code).
+            nic=("-device", "pcnet,netdev=net0,mac={mac},romfile="),
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="pc-p5",
             tlb_refill="walk", segment_loads=True),
     Machine("m68k",
@@ -356,8 +359,13 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # entry.  QEMU has no R2000/R3000: the 24Kc runs our MIPS I code, with
             # MIPS32's privileged architecture (kernel/arch/mips/mips.h says why
             # this core).
-            Qemu("qemu-system-mipsel", ("-M", "malta", "-cpu", "24Kc", "-m", "128M")),
+            # -nic none: without it QEMU puts its default card in slot 11.
+            Qemu("qemu-system-mipsel", ("-M", "malta", "-cpu", "24Kc", "-m", "128M",
+                                        "-nic", "none")),
             "QEMU malta, MIPS 24Kc running MIPS I code, little-endian",
+            # A PCnet-PCI in slot 11, where the real Malta has its 79C973
+            # (kernel/arch/mips/nic.c); no option ROM (nothing runs it).
+            nic=("-device", "pcnet,netdev=net0,addr=0b,mac={mac},romfile="),
             # The kernel runs in kseg0: RAM at physical 0, seen at 0x80000000.
             model="qemu-plugin", other_vectors=("tlb_refill",), ram=(0, 128 << 20),
             model_profile="ds3100", tlb_refill="software",

@@ -211,6 +211,10 @@ struct netconf {
     X(rx_intr)        /* NIC interrupts                                */ \
     X(rx_nobuf)       /* frames dropped: no free buffer to replace the
                        * receive ring's                                */ \
+    X(rx_missed)      /* frames the NIC dropped itself: no receive
+                       * descriptor was free (the LANCE's own count)   */ \
+    X(rx_errors)      /* frames the NIC received damaged, or too long
+                       * for one receive buffer                        */ \
     X(tx_ring_full)   /* frames dropped: the transmit ring was full    */ \
     X(tx_nobuf)       /* sends refused: no free buffer (ENOBUFS)       */ \
     X(eth_runt)       /* frames shorter than an Ethernet header        */ \

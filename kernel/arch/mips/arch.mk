@@ -25,6 +25,8 @@ ARCH_KERNEL_SRCS := kernel/arch/mips/entry.S \
                     kernel/arch/mips/usercopy.S kernel/arch/mips/idle.S \
                     kernel/arch/mips/clockalign.S \
                     kernel/arch/mips/libgcc.c kernel/arch/mips/machine.c
+# The network card (Makefile, KERNEL_NET_OBJS): the PCnet in PCI slot 11.
+ARCH_NET_SRCS := kernel/dev/lance.c kernel/arch/mips/nic.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/mips/crt0.S guests/lib/arch/mips/syscall.S \

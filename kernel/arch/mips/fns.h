@@ -28,6 +28,12 @@ void pic_init(void);
 void pic_intr(void);
 void pit_stop(void);
 
+/* nic.c: the PCnet in PCI slot 11 (linked with the network, last):
+ * pic_init and the card; a line of the first 8259 not the UART's (the
+ * card's behind the second, or `unexpected` printed as before) */
+void pic_init_nic(void);
+void pic_other(const char *unexpected, int irq);
+
 /* timer.c: the CP0 Count/Compare timer and the clock built on it */
 void timer_intr(void);
 int  timer_freeze(void);

@@ -22,7 +22,7 @@ void arch_init(void)
      * exception vectors in kseg0 (Status.BEV clear). */
     mmu_init();
     uart_init();
-    pic_init();
+    pic_init_nic();                /* and the network card (nic.c) */
     pit_stop();
     arch_timer_stop();
     mtc0(C0_STATUS, SR_IM(IRQ_I8259) | SR_IM(IRQ_TIMER));

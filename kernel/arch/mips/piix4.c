@@ -6,7 +6,8 @@
  *    interrupt 2.  Only COM1 (IRQ 4, the console) is let through.  There is
  *    no interrupt-acknowledge cycle to read a vector from, so pic_intr()
  *    asks the 8259 which line it is with the poll command (OCW3), runs the
- *    driver and ends the interrupt (EOI);
+ *    driver and ends the interrupt (EOI).  The network card (nic.c) adds
+ *    the second 8259's line it interrupts on;
  *  - its 8254 timer, which we do not use (our clock is CP0 Count/Compare,
  *    timer.c).  After reset its channel 0 runs on its own, which under
  *    QEMU's -icount keeps a deadline pending even when our kernel has
@@ -49,8 +50,8 @@ void pic_intr(void)
     int irq = poll & 7;
     if (irq == UART0_IRQ)
         uart_intr();
-    else
-        printf("kernel: unexpected interrupt irq=%d\n", irq);
+    else        /* nic.c: the network card, or printf(fmt, irq) as before */
+        pic_other("kernel: unexpected interrupt irq=%d\n", irq);
     PORT(PIC1_CMD) = EOI;
 }
 

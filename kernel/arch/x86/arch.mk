@@ -22,6 +22,8 @@ ARCH_KERNEL_SRCS := kernel/arch/x86/entry.asm kernel/arch/x86/seg.c \
                     kernel/arch/x86/uart.c kernel/dev/ns16550.c \
                     kernel/arch/x86/pic.c kernel/arch/x86/timer.c \
                     kernel/arch/x86/usercopy.S kernel/arch/x86/machine.c
+# The network card (Makefile, KERNEL_NET_OBJS): a PCnet in a PCI slot.
+ARCH_NET_SRCS := kernel/dev/lance.c kernel/arch/x86/nic.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/x86/crt0.S guests/lib/arch/x86/syscall.S guests/lib/arch/x86/traps.S \

@@ -27,6 +27,11 @@ void pic_init(void);
 void pic_eoi(int irq);
 void pic_drop_timer(void);
 
+/* nic.c: a PCnet in a PCI slot (linked with the network, last): pic_init
+ * and the card; pic_eoi, after the card's driver if it was its line */
+void pic_init_nic(void);
+void pic_eoi_nic(int irq);
+
 /* timer.c */
 void timer_intr(void);
 

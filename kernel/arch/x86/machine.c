@@ -14,7 +14,7 @@ void arch_init(void)
     seg_init();
     idt_init();
     mmu_init();                  /* drop the boot mapping of low memory */
-    pic_init();
+    pic_init_nic();              /* and the network card (nic.c) */
     uart_init();
     arch_timer_stop();
 }

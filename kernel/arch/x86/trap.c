@@ -46,7 +46,7 @@ static int interrupt(uint32 trapno)
         timer_intr();
     else if (irq == IRQ_COM1)
         uart_intr();
-    pic_eoi(irq);
+    pic_eoi_nic(irq);            /* nic.c: the network card's, then pic_eoi */
     return 1;
 }
 

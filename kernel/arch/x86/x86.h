@@ -24,6 +24,25 @@ static inline void outl(uint16 port, uint32 v)
     asm volatile("outl %0, %1" :: "a"(v), "Nd"(port));
 }
 
+static inline uint16 inw(uint16 port)
+{
+    uint16 v;
+    asm volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+static inline void outw(uint16 port, uint16 v)
+{
+    asm volatile("outw %0, %1" :: "a"(v), "Nd"(port));
+}
+
+static inline uint32 inl(uint16 port)
+{
+    uint32 v;
+    asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
 #define T_PGFLT 14                 /* the page-fault vector (trap.c, pagefault.c) */
 
 static inline uint32 rcr2(void)
