@@ -111,19 +111,27 @@ def test_t_net_with_a_nic(pair):
 def test_malformed_frames_are_counted(pair):
     """10,000 frames each wrong in one way: every one reaches the kernel,
     is dropped under its reason (netflood.py names the counter), once;
-    and the kernel answers as before."""
+    and the kernel answers as before.
+
+    A card that drops frames itself when its ring is full (the LANCE: the
+    host sends faster than the guest takes them, on this wire) counts them
+    (rx_missed); those never reach the stack, so each reason then counts
+    at most its frames, and all reasons together every frame that did."""
     before = netstat(pair.client)
     sent = netflood.flood(pair.socket_path(CLIENT), mac(CLIENT), 10_000)
     assert sum(sent.values()) == 10_000
     deadline = time.monotonic() + TIMEOUT
     while True:
         after = netstat(pair.client)
-        if after["rx_frames"] - before["rx_frames"] >= 10_000 or time.monotonic() > deadline:
+        delta = {k: after[k] - before[k] for k in after}
+        if delta["rx_frames"] + delta["rx_missed"] >= 10_000 or time.monotonic() > deadline:
             break
-    assert after["rx_frames"] - before["rx_frames"] == 10_000
+    missed = delta["rx_missed"]
+    assert delta["rx_frames"] + missed == 10_000, delta
     for counter, n in sent.items():
-        assert after[counter] - before[counter] == n, counter
-    assert after["rx_nobuf"] == before["rx_nobuf"]
+        assert n - missed <= delta[counter] <= n, (counter, n, delta)
+    assert sum(delta[counter] for counter in sent) == delta["rx_frames"]
+    assert delta["rx_nobuf"] == 0
     out = pair.client.run(f"netbench -n 20 -c udp-rtt {addr(SERVER)}", timeout=TIMEOUT)
     assert "udp-rtt" in results(out)
 
@@ -140,9 +148,10 @@ def test_flood_that_empties_the_pool(pair):
     after = server_netstat(pair)        # netd's queues go, and their buffers
     assert after["rx_nobuf"] > before["rx_nobuf"]
     # Every datagram was taken from the card, or dropped there for want of
-    # a buffer, and counted.
-    assert (after["rx_nobuf"] - before["rx_nobuf"]) + (after["udp_in"] - before["udp_in"]) \
-        == 2000
+    # a buffer (by the driver, rx_nobuf, or by a card that counts its own
+    # misses, rx_missed: the LANCE), and counted.
+    got = {k: after[k] - before[k] for k in ("rx_nobuf", "rx_missed", "udp_in")}
+    assert sum(got.values()) == 2000, got
     out = pair.client.run(f"netbench -n 20 -c udp-rtt -c tcp-rtt {addr(SERVER)}",
                           timeout=TIMEOUT)
     assert set(results(out)) == {"udp-rtt", "tcp-rtt"}, out.lines
