@@ -60,7 +60,7 @@ mkdir -p "$WORK"
 tar xf "$tarball" -C "$WORK" --strip-components=1
 cd "$WORK"
 # SIMH's sources have CRLF line endings; our patch is plain LF.
-sed -i 's/\r$//' makefile scp.c VAX/*.[ch]
+sed -i 's/\r$//' makefile scp.c VAX/*.[ch] sim_ether.[ch] PDP11/pdp11_xq.[ch]
 patch -p1 < "$PATCH" >> "$LOG" 2>&1
 mkdir -p VAX/hwmodel
 cp "${MODEL_SRCS[@]}" VAX/hwmodel/

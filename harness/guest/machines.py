@@ -26,6 +26,7 @@ SetupError that says what to run.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -53,8 +54,16 @@ class Emulator(Protocol):
     def missing(self, arch: str) -> str:
         """What to say (and what to run) when it is missing."""
 
-    def argv(self, exe: str, image: Path, interactive: bool) -> list[str]:
-        """The command line that boots `image`, without the model's arguments."""
+    def argv(self, exe: str, image: Path, interactive: bool,
+             nic: tuple[str, ...] = ()) -> list[str]:
+        """The command line that boots `image`, with the network card `nic`
+        (from nic_on_wire), without the model's arguments."""
+
+    def nic_on_wire(self, nic: tuple[str, ...], mac: str, local: Path,
+                    remote: Path) -> tuple[str, ...]:
+        """The machine's card `nic` (its registry entry), with Ethernet
+        address `mac`, on a host-timed wire: frames arrive at the Unix
+        datagram socket `local`, and go to `remote` (netpair.py)."""
 
     def version(self, exe: str) -> str | None:
         """One line naming the emulator's version, if it can tell."""
@@ -93,16 +102,29 @@ class Qemu:
     def missing(self, arch: str) -> str:
         return f"emulator {self.binary!r} not found on PATH: run `make deps`"
 
-    def argv(self, exe: str, image: Path, interactive: bool) -> list[str]:
+    def argv(self, exe: str, image: Path, interactive: bool,
+             nic: tuple[str, ...] = ()) -> list[str]:
         # mux=on gives an interactive user QEMU's Ctrl-A escapes (Ctrl-A x
         # quits); the harness never needs them.
         chardev = "stdio,id=con,signal=off" + (",mux=on" if interactive else "")
         bios = [arg for f in self.loads_too(image) for arg in ("-bios", str(f))]
         return [exe, *self.board, *bios, *_QEMU_COMMON, "-chardev", chardev,
-                "-serial", "chardev:con", "-kernel", str(image)]
+                "-serial", "chardev:con", "-kernel", str(image), *nic]
 
     def loads_too(self, image: Path) -> list[Path]:
         return [image.with_name(self.firmware)] if self.firmware else []
+
+    def nic_on_wire(self, nic: tuple[str, ...], mac: str, local: Path,
+                    remote: Path) -> tuple[str, ...]:
+        # The card takes its frames from the netdev net0.  On a host-timed
+        # wire a guest that waits must let host time pass (sleep=on, which
+        # overrides _QEMU_COMMON's sleep=off): with sleep=off it would jump
+        # to its next timer at once, and TCP would time out before the
+        # other guest had run at all.
+        netdev = (f"dgram,id=net0,local.type=unix,local.path={local},"
+                  f"remote.type=unix,remote.path={remote}")
+        return ("-netdev", netdev, *(a.format(mac=mac) for a in nic),
+                "-icount", "shift=0,sleep=on")
 
     def version(self, exe: str) -> str | None:
         """First line of `qemu-system-... --version`: 'QEMU emulator version 10.0.2 (...)'."""
@@ -147,12 +169,19 @@ class Simh:
         where = _simh_path(self.build_script) or self.build_script
         return f"our SIMH ({where}) is not built: run `make ARCH={arch}`"
 
-    def argv(self, exe: str, image: Path, interactive: bool) -> list[str]:
+    def argv(self, exe: str, image: Path, interactive: bool,
+             nic: tuple[str, ...] = ()) -> list[str]:
         # SIMH reads its console from the pty (never from a pipe: see the
         # notes) and takes a command script as its argument.  The pty turns
-        # \r\n into \r\r\n, which the console code tolerates.
-        script = image.with_name("harness.simh")
-        text = self.script.format(image=image)
+        # \r\n into \r\r\n, which the console code tolerates.  The
+        # network card's commands go in the script (its arguments are the
+        # model's): a script with them is named after its text, since two
+        # nodes of a pair boot the same image with different cards.
+        text = self.script.format(image=image, nic="".join(f"{c}\n" for c in nic))
+        name = "harness.simh"
+        if nic:
+            name = f"harness-{hashlib.sha256(text.encode()).hexdigest()[:12]}.simh"
+        script = image.with_name(name)
         # Several runs may boot this image at once (make figure1 -j2 runs
         # both VAXes side by side): never truncate the script under another
         # run's SIMH reading it; rewrite it whole, by rename, if it changed.
@@ -161,6 +190,11 @@ class Simh:
             tmp.write_text(text)
             os.replace(tmp, script)
         return [exe, str(script)]
+
+    def nic_on_wire(self, nic: tuple[str, ...], mac: str, local: Path,
+                    remote: Path) -> tuple[str, ...]:
+        # SIMH commands: the transport is vax_ether.c's dgram:LOCAL,REMOTE.
+        return tuple(c.format(mac=mac, local=local, remote=remote) for c in nic)
 
     def version(self, exe: str) -> str | None:
         # SIMH has no --version; ours lives in a directory named by the
@@ -195,9 +229,10 @@ class Machine:
     # insns= (docs/protocol.md); elsewhere only the model counts them.
     counts_insns: bool = False
     # The network card the kernel drives on this board, as emulator
-    # arguments: {mac} is the card's Ethernet address, and it takes its
-    # frames from the netdev "net0" (harness/guest/netpair.py); empty while
-    # the ISA has no driver.
+    # arguments (QEMU: the device, taking its frames from the netdev
+    # "net0"; SIMH: commands, {local} and {remote} the transport's
+    # sockets), {mac} its Ethernet address; the emulator's nic_on_wire
+    # puts it on a wire (harness/guest/netpair.py).  Empty: no driver.
     nic: tuple[str, ...] = ()
 
     # ---- the hardware model (harness/model/modelargs.py)
@@ -284,10 +319,18 @@ class Machine:
         return exe
 
     def command(self, root: Path = ROOT, interactive: bool = False,
-                extra: list[str] | tuple[str, ...] = ()) -> list[str]:
-        """The emulator's argv (check() first), then `extra` (the model's arguments)."""
+                extra: list[str] | tuple[str, ...] = (),
+                nic: tuple[str, ...] = ()) -> list[str]:
+        """The emulator's argv (check() first) with the network card `nic`
+        (from nic_on_wire), then `extra` (the model's arguments)."""
         exe = self.check(root)
-        return self.emulator.argv(exe, self.kernel_path(root), interactive) + list(extra)
+        return self.emulator.argv(exe, self.kernel_path(root), interactive, nic) + list(extra)
+
+    def nic_on_wire(self, mac: str, local: Path, remote: Path) -> tuple[str, ...]:
+        """This board's card on a host-timed wire (Emulator.nic_on_wire)."""
+        if not self.nic:
+            raise SetupError(f"arch {self.arch!r} has no network card driver yet")
+        return self.emulator.nic_on_wire(self.nic, mac, local, remote)
 
     def guest(self, argv: list[str], log_path: Path | None = None, root: Path = ROOT) -> Guest:
         """An unstarted Guest for `argv` (from command()), typed at the way
@@ -304,7 +347,7 @@ _SIMH_SCRIPT = """\
 ; written by harness/guest/machines.py: boot the raw kernel image at 0x1000
 set cpu 64m
 load -o {image} 1000
-; the hardware model's arguments, if the profile has one (hw-models/simh/)
+{nic}; the hardware model's arguments, if the profile has one (hw-models/simh/)
 model %1
 go 1000
 ; the kernel HALTs on `halt` (or Ctrl-E stopped a hung guest, and SIMH
@@ -403,6 +446,10 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             counts_insns=True,                      # SIMH's clock is its instruction count
             # SIMH sees every exception and knows its memory: no trap
             # vector or RAM window to pass.
+            # The DELQA (SIMH's XQ) at its standard Q-bus address, on our
+            # SIMH's own transport (hw-models/simh/vax_ether.c); the kernel
+            # drives it only once it is attached (kernel/arch/vax/nic.c).
+            nic=("set xq mac={mac}", "attach xq dgram:{local},{remote}"),
             model="simh", trap_symbol=None, model_profile="mvax2",
             # It loads through memory in one instruction, `movl *0(r1),r1`
             # (deferred addressing: two loads), so 8 instructions make 16.

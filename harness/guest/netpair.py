@@ -8,23 +8,24 @@ or from a shell (netd on the server, each COMMAND on the client):
 
     python3 -m harness.guest.netpair [--arch ISA] [COMMAND ...]
 
-Node 1 is the server, node 2 the client.  Each is its own QEMU with the
+Node 1 is the server, node 2 the client.  Each is its own emulator with the
 board's network card (the registry's `nic`, harness/guest/machines.py);
 node n's card has the Ethernet address 52:54:00:00:00:0n, and the kernel
 makes its IPv4 address from that (kernel/port/net/netif.c): 10.0.0.n.
 
-The wire is a plain QEMU socket netdev, `-netdev dgram` over a pair of Unix
-datagram sockets in a directory of the run's own: each QEMU sends every
-frame its card transmits as one datagram to the other's socket, and takes
-every datagram that arrives at its own as a received frame.  A host
-program can send frames of its own there too (netflood.py).
+The wire is a pair of Unix datagram sockets in a directory of the run's
+own (the emulator's nic_on_wire: QEMU's `-netdev dgram`, our SIMH's
+`attach xq dgram:...`): each emulator sends every frame its card transmits
+as one datagram to the other's socket, and takes every datagram that
+arrives at its own as a received frame.  A host program can send frames
+of its own there too (netflood.py).
 
 This wire is not deterministic: a frame arrives when the host delivers it,
-and the guests' clocks run on while they wait (`sleep=on` here, unlike
-every other run's `sleep=off`: with sleep=off a guest that waits for the
-other jumps at once to its next timer, and TCP would time out before the
-other guest had run at all).  Functions can be tested this way, not
-timing: docs/network.md says what the deterministic link does instead.
+and the guests' clocks run on while they wait (QEMU's `sleep=on` here,
+unlike every other run's `sleep=off`: with sleep=off a guest that waits
+for the other jumps at once to its next timer, and TCP would time out
+before the other guest had run at all).  Functions can be tested this way,
+not timing: docs/network.md says what the deterministic link does instead.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import tempfile
 from pathlib import Path
 
 from ..bench import provenance
-from ..errors import SetupError
 from ..model import modelargs, profiles, runs
 from . import machines
 from .console import Guest
@@ -56,15 +56,10 @@ def socket_path(sockdir: Path, node: int) -> Path:
     return sockdir / f"node{node}.sock"
 
 
-def nic_args(machine: machines.Machine, node: int, sockdir: Path) -> list[str]:
+def nic_args(machine: machines.Machine, node: int, sockdir: Path) -> tuple[str, ...]:
     """The emulator arguments that give node its card, wired to the other node."""
-    if not machine.nic:
-        raise SetupError(f"arch {machine.arch!r} has no network card driver yet")
     other = CLIENT if node == SERVER else SERVER
-    netdev = (f"dgram,id=net0,local.type=unix,local.path={socket_path(sockdir, node)},"
-              f"remote.type=unix,remote.path={socket_path(sockdir, other)}")
-    return (["-netdev", netdev] + [a.format(mac=mac(node)) for a in machine.nic] +
-            ["-icount", "shift=0,sleep=on"])
+    return machine.nic_on_wire(mac(node), socket_path(sockdir, node), socket_path(sockdir, other))
 
 
 class NetPair:
@@ -97,7 +92,7 @@ class NetPair:
             provenance.verify(self.machine, hw)
             for node in (SERVER, CLIENT):
                 log = self.logdir / f"{self.name}-node{node}.log"
-                argv = (self.machine.command(extra=nic_args(self.machine, node, self.sockdir)) +
+                argv = (self.machine.command(nic=nic_args(self.machine, node, self.sockdir)) +
                         modelargs.emulator_args(hw, self.machine, runs.hw_log_for(log)))
                 g = self.machine.guest(argv, log)
                 g.start()

@@ -44,8 +44,8 @@ class FakeEmulator:
     def missing(self, arch: str) -> str:       # pragma: no cover - never missing
         return "no Python?"
 
-    def argv(self, exe, image, interactive):
-        return [exe, str(image), *self.options]
+    def argv(self, exe, image, interactive, nic=()):
+        return [exe, str(image), *self.options, *nic]
 
     def version(self, exe) -> str:
         return "fake_guest 1.0"

@@ -33,6 +33,8 @@ ARCH_KERNEL_SRCS := kernel/arch/vax/entry.S \
                     kernel/arch/vax/usercopy.S kernel/arch/vax/udiv.S \
                     kernel/arch/vax/memcpy.S \
                     kernel/arch/vax/machine.c
+# The network card (Makefile, KERNEL_NET_OBJS): the DELQA on the Q-bus.
+ARCH_NET_SRCS := kernel/arch/vax/delqa.c kernel/arch/vax/nic.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/vax/crt0.S guests/lib/arch/vax/syscall.S guests/lib/arch/vax/traps.S \

@@ -31,6 +31,19 @@ void timer_idle_end(uint64 began, int had_deadline);
 void cons_init(void);
 void cons_rx_intr(void);
 
+/* nic.c: the DELQA's board part (linked with the network, last):
+ * cons_init and the card; the Q-bus address of a kernel address in the
+ * window qbus_map maps onto physical [lo, hi) (0, or -errno) */
+void cons_init_nic(void);
+uint32 qbus_addr(const void *va);
+int qbus_map(paddr lo, paddr hi);
+
+/* delqa.c: the DELQA driver: whether SIMH attached the one at regs; attach
+ * it (1: attached), interrupting at Q-bus vector `vector`; its interrupt */
+int delqa_present(volatile uint16 *regs);
+int delqa_attach(volatile uint16 *regs, uint32 vector);
+void delqa_intr(void);
+
 /* swtch.S: where a new kernel thread's first swtch() lands */
 extern char proc_trampoline[];
 

@@ -17,7 +17,7 @@ void arch_init(void)
 {
     mmu_init();                    /* entry.S already turned mapping on */
     timer_init();
-    cons_init();
+    cons_init_nic();               /* and the network card (nic.c) */
 }
 
 void arch_mem_range(uintptr *start, uintptr *stop)

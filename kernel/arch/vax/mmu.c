@@ -38,7 +38,6 @@
 
 #define NSPACE       (NPROC + 8)                   /* exec holds two for a while */
 #define WIN_PAGES    (P0_PTPAGES + 1)
-#define DEV_VA       PHYSTOP
 #define PTWIN_VA     (DEV_VA + PGSIZE)
 #define WIN_VA(i)    (PTWIN_VA + (i) * WIN_PAGES * PGSIZE)
 #define SPT_RAM      (RAMSIZE / VAX_PGSIZE)

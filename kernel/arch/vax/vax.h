@@ -89,6 +89,12 @@
 #define CS_READY      0x80      /* RXCS: a character waits; TXCS: ready    */
 #define CS_IE         0x40      /* interrupt when ready                    */
 
+/* The S0 page after RAM holds device registers, one hardware page each:
+ *   DEV_VA + 0       the SSC's timers (mmu.c)
+ *   DEV_VA + 512 ... the DELQA, the CQBIC, its IPC register (nic.c)
+ * (mmu.c puts the page-table windows after it.) */
+#define DEV_VA        PHYSTOP
+
 /* KA655 system support chip (SSC) interval timers, physical addresses.
  * A timer counts TIR up; on overflow past 0xffffffff it sets DONE,
  * interrupts through TIVR if IE, and reloads TIR from TNIR. */

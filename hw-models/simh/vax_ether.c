@@ -1,0 +1,210 @@
+/*
+ * vax_ether.c: the Ethernet under our SIMH's DELQA (SIMH's XQ,
+ * PDP11/pdp11_xq.c).  SIMH reaches a network through sim_ether.c's
+ * interface (eth_open, eth_read, eth_write, eth_filter ...), which it
+ * serves with libpcap; our build has none, so vax-model.patch leaves those
+ * functions out and this file serves them instead, with a transport named
+ * when the XQ is attached:
+ *
+ *   attach xq dgram:LOCAL,REMOTE
+ *      Unix datagram sockets, one frame per datagram, as QEMU's
+ *      `-netdev dgram,local.type=unix,...,remote.type=unix,...` does: the
+ *      XQ takes frames from the socket it binds at LOCAL and sends to
+ *      REMOTE, so a VAX can talk to another SIMH, a QEMU guest or a host
+ *      program (harness/guest/netpair.py, netflood.py).  Frames arrive when
+ *      the host delivers them: the service looks for them every
+ *      DGRAM_POLL instructions.  For development and functional tests, not
+ *      timing.
+ *
+ * What the DELQA does with a frame (its address filter, the receive list,
+ * the interrupt) is SIMH's; this file only moves frames.  It applies the
+ * filter the XQ sets (eth_filter: its setup frame's addresses, all
+ * multicast, promiscuous), as the packet filter under pcap would.
+ *
+ * Taking frames: the XQ's service (xq_svc, patched) reads one frame at a
+ * time, and only when the last one went into the guest's receive list;
+ * the rest wait in the socket, whose sender then waits too.
+ */
+#include "sim_defs.h"
+#include "sim_ether.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define DGRAM_POLL   2000          /* instructions between looks at the socket */
+
+struct transport {
+    int fd;                        /* dgram: our bound socket             */
+    struct sockaddr_un remote;     /* ... where frames go                 */
+    char local[sizeof(((struct sockaddr_un *) 0)->sun_path)];
+};
+
+static int unix_address (struct sockaddr_un *a, const char *path)
+{
+memset (a, 0, sizeof (*a));
+a->sun_family = AF_UNIX;
+if (strlen (path) >= sizeof (a->sun_path))
+    return -1;
+strcpy (a->sun_path, path);
+return 0;
+}
+
+/* "dgram:LOCAL,REMOTE" */
+static t_stat open_dgram (struct transport *t, const char *spec)
+{
+char buf[2 * sizeof (t->remote.sun_path) + 2];
+char *comma;
+struct sockaddr_un local;
+
+if (strlen (spec) >= sizeof (buf))
+    return SCPE_ARG;
+strcpy (buf, spec);
+comma = strchr (buf, ',');
+if (comma == NULL || comma == buf || comma[1] == 0) {
+    printf ("XQ: dgram:LOCAL,REMOTE needs both socket paths\n");
+    return SCPE_ARG;
+    }
+*comma = 0;
+if (unix_address (&local, buf) || unix_address (&t->remote, comma + 1)) {
+    printf ("XQ: socket path too long\n");
+    return SCPE_ARG;
+    }
+t->fd = socket (AF_UNIX, SOCK_DGRAM, 0);
+if (t->fd < 0)
+    return SCPE_OPENERR;
+unlink (buf);
+if (bind (t->fd, (struct sockaddr *) &local, sizeof (local)) < 0) {
+    printf ("XQ: cannot bind %s: %s\n", buf, strerror (errno));
+    close (t->fd);
+    return SCPE_OPENERR;
+    }
+strcpy (t->local, buf);
+return SCPE_OK;
+}
+
+t_stat eth_open (ETH_DEV* dev, char* name, DEVICE* dptr, uint32 dbit)
+{
+struct transport *t;
+t_stat r;
+
+memset (dev, 0, sizeof (*dev));
+t = (struct transport *) calloc (1, sizeof (*t));
+if (t == NULL)
+    return SCPE_MEM;
+t->fd = -1;
+if (strncmp (name, "dgram:", 6) == 0)
+    r = open_dgram (t, name + 6);
+else {
+    printf ("XQ: unknown transport \"%s\" (dgram:LOCAL,REMOTE)\n", name);
+    r = SCPE_ARG;
+    }
+if (r != SCPE_OK) {
+    free (t);
+    return r;
+    }
+dev->name = name;
+dev->handle = t;
+dev->dptr = dptr;
+dev->dbit = dbit;
+return SCPE_OK;
+}
+
+t_stat eth_close (ETH_DEV* dev)
+{
+struct transport *t = (struct transport *) dev->handle;
+
+if (t == NULL)
+    return SCPE_UNATT;
+if (t->fd >= 0) {
+    close (t->fd);
+    unlink (t->local);
+    }
+free (t);
+dev->handle = NULL;
+return SCPE_OK;
+}
+
+int32 eth_service_interval (ETH_DEV* dev)
+{
+return DGRAM_POLL;
+}
+
+t_stat eth_write (ETH_DEV* dev, ETH_PACK* packet, ETH_PCALLBACK routine)
+{
+struct transport *t = (struct transport *) (dev? dev->handle: NULL);
+int status;
+
+if (t == NULL)
+    return SCPE_UNATT;
+eth_packet_trace (dev, packet->msg, packet->len, "writing");
+status = sendto (t->fd, packet->msg, packet->len, 0,
+                 (struct sockaddr *) &t->remote, sizeof (t->remote)) == packet->len? 0: 1;
+if (routine)
+    (routine) (status);
+return SCPE_OK;
+}
+
+/* Whether the XQ's filter lets a frame to `dst` in. */
+static int wanted (ETH_DEV* dev, const uint8 *dst)
+{
+int i;
+
+if (dev->promiscuous || (dev->all_multicast && (dst[0] & 1)))
+    return 1;
+for (i = 0; i < dev->addr_count; i++)
+    if (memcmp (dst, dev->filter_address[i], 6) == 0)
+        return 1;
+return 0;
+}
+
+/* The next frame the filter lets in, through the callback; none if the
+   socket has none left. */
+t_stat eth_read (ETH_DEV* dev, ETH_PACK* packet, ETH_PCALLBACK routine)
+{
+struct transport *t = (struct transport *) (dev? dev->handle: NULL);
+ssize_t n;
+
+if (t == NULL)
+    return SCPE_UNATT;
+packet->len = 0;
+for (;;) {
+    n = recv (t->fd, packet->msg, ETH_FRAME_SIZE, MSG_DONTWAIT);
+    if (n <= 0)
+        return SCPE_OK;
+    if (n >= 6 && !wanted (dev, packet->msg))
+        continue;
+    packet->len = (int) n;
+    packet->crc_len = 0;
+    packet->used = 0;
+    eth_packet_trace (dev, packet->msg, packet->len, "reading");
+    if (routine)
+        (routine) (0);
+    return SCPE_OK;
+    }
+}
+
+t_stat eth_filter (ETH_DEV* dev, int addr_count, ETH_MAC* addresses,
+                   ETH_BOOL all_multicast, ETH_BOOL promiscuous)
+{
+int i;
+
+if (!dev)
+    return SCPE_UNATT;
+if (addr_count > ETH_FILTER_MAX)
+    return SCPE_ARG;
+for (i = 0; i < addr_count; i++)
+    memcpy (dev->filter_address[i], addresses[i], sizeof (ETH_MAC));
+dev->addr_count = addr_count;
+dev->all_multicast = all_multicast;
+dev->promiscuous = promiscuous;
+return SCPE_OK;
+}
+
+/* No host interfaces to list: the transports are named, not found. */
+int eth_devices (int max, ETH_LIST* list)
+{
+return 0;
+}
