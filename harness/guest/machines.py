@@ -430,6 +430,10 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
                  firmware="prom.bin"),
             "QEMU sun4m SPARCclassic, MicroSPARC-I (SPARC V8) running V7 code, 7 windows",
             image="build/sparc/kernel.bin",
+            # The board's own LANCE on the netdev net0; the boot argument
+            # `ether` tells the kernel it is connected (QEMU's board has
+            # it, connected or not: kernel/arch/sparc/nic.c).
+            nic=("-net", "nic,model=lance,netdev=net0,macaddr={mac}", "-append", "ether"),
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun4",
             window_symbols=("window_overflow", "window_underflow"),
             # The 16th load of the chase sits in the loop branch's delay slot,

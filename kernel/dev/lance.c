@@ -12,9 +12,10 @@
  * (OWN: the chip's), the buffer's length as a negative number, and the
  * bytes received (or transmit errors).  Each frame is one buffer: a
  * packet buffer of the stack's (net.h), the frame NBUF_FRAME bytes in.
- * The chip sees 24 address bits; the board supplies the top 8, the same
- * for every buffer, so the attach checks that the whole pool lies in one
- * 16 MB window (kalloc hands out the top of memory first: it does).
+ * The chip sees 24 address bits; the board supplies the rest, the same
+ * for every buffer (lance_dma_map), so all it touches must lie in one
+ * window: the board says whether the pool and the rings do (kalloc hands
+ * out the top of memory first, and they are taken together at boot).
  *
  * Written for the deterministic two-machine model (docs/network.md):
  *  - transmit: the driver gives the descriptor to the chip, writes TDMD
@@ -172,27 +173,6 @@ void lance_intr(void)
         net_input(b);
 }
 
-/* Whether the chip can reach every buffer of the pool: each in the window
- * `top`.  The buffers are taken, checked, and given back in the order
- * they were in (a stack through their links). */
-static int pool_in_window(uint32 top)
-{
-    struct nbuf *taken = 0, *b;
-    int ok = 1;
-    while ((b = nbuf_alloc()) != 0) {
-        uint32 first = lance_dma_addr(b->mem), last = first + NBUF_SIZE - 1;
-        if (first >> 24 != top || last >> 24 != top)
-            ok = 0;
-        b->next = taken;
-        taken = b;
-    }
-    while ((b = taken) != 0) {
-        taken = b->next;
-        nbuf_free(b);
-    }
-    return ok;
-}
-
 /* The initialization block and the rings, in one page. */
 static int setup_memory(const uint8 mac[ETH_ALEN], uint32 *csr2_high)
 {
@@ -202,9 +182,11 @@ static int setup_memory(const uint8 mac[ETH_ALEN], uint32 *csr2_high)
     ln.ib = (struct initblock *)page;
     ln.rx = (volatile struct desc *)(page + 64);
     ln.tx = ln.rx + RX_RING;
-    uint32 top = lance_dma_addr(page) >> 24;
-    if (!pool_in_window(top))
-        return -EFAULT;
+    paddr lo = V2P(page), hi = lo + PGSIZE;     /* what the chip touches: */
+    nbuf_extent(&lo, &hi);                      /* this page, the buffers */
+    int high = lance_dma_map(lo, hi);
+    if (high < 0)
+        return high;
     for (uint32 i = 0; i < RX_RING; i++) {
         struct nbuf *b = nbuf_alloc();
         if (!b)
@@ -220,7 +202,7 @@ static int setup_memory(const uint8 mac[ETH_ALEN], uint32 *csr2_high)
     ib->rdra_hi = (uint16)(RX_LOG2 << 13 | ((rdra >> 16) & 0xff));
     ib->tdra_lo = (uint16)tdra;
     ib->tdra_hi = (uint16)(TX_LOG2 << 13 | ((tdra >> 16) & 0xff));
-    *csr2_high = lance_dma_window(top);
+    *csr2_high = (uint32)high;
     return 0;
 }
 
@@ -240,7 +222,7 @@ int lance_attach(const char *name, const uint8 mac[ETH_ALEN])
     if (r == 0)
         r = setup_memory(mac, &csr2_high);
     if (r == -EFAULT) {
-        why = "the packet buffers are not in one 16 MB window";
+        why = "the packet buffers are not all in the chip's reach";
         goto fail;
     } else if (r < 0) {
         why = "no memory for the stack or the rings";

@@ -66,14 +66,14 @@
 /* The board's part (kernel/arch/<isa>/nic.c). */
 uint32 lance_csr_read(uint32 csr);
 void   lance_csr_write(uint32 csr, uint32 v);
-/* The address the chip uses for a kernel virtual address (the bus
- * address: physical, or the IOMMU's). */
+/* The chip sees 24 address bits; the board supplies the rest.  Make the
+ * physical bytes [lo, hi) reachable: what goes in CSR2 bits 15:8 (a
+ * PCnet's address bits 31:24; 0 where the board has a register of its
+ * own for them), or -EFAULT if they do not fit one window. */
+int    lance_dma_map(paddr lo, paddr hi);
+/* The chip's address for a kernel address in that window (its low 24
+ * bits go in the descriptors). */
 uint32 lance_dma_addr(const void *va);
-/* The chip sees 24 address bits: the board supplies the 8 above them.
- * Called with those bits (the same for every address the driver will
- * give); returns what goes in CSR2 bits 15:8 (PCnet: the same bits; a
- * board with its own register for them: 0). */
-uint32 lance_dma_window(uint32 top);
 /* A barrier between the CPU's stores to the rings and the chip's reads
  * of them (and the other way round). */
 void   lance_barrier(void);

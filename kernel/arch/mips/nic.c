@@ -73,8 +73,14 @@ void lance_csr_write(uint32 csr, uint32 v)
     PORT16(PCNET_IO + PCNET_RDP) = (uint16)v;
 }
 
+/* DMA addresses are physical: the window is the 16 MB the bytes lie in,
+ * its number in CSR2's high byte. */
+int lance_dma_map(paddr lo, paddr hi)
+{
+    return lo >> 24 == (hi - 1) >> 24 ? (int)(lo >> 24) : -EFAULT;
+}
+
 uint32 lance_dma_addr(const void *va) { return (uint32)V2P(va); }
-uint32 lance_dma_window(uint32 top)   { return top; }     /* CSR2 15:8 */
 
 /* QEMU has no caches to write back; a real Malta would need it here. */
 void lance_barrier(void) { __asm__ volatile("" ::: "memory"); }

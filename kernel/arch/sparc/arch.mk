@@ -25,6 +25,8 @@ ARCH_KERNEL_SRCS := kernel/arch/sparc/entry.S \
                     kernel/arch/sparc/intctl.c kernel/arch/sparc/timer.c \
                     kernel/arch/sparc/usercopy.S kernel/arch/sparc/muldiv.S \
                     kernel/arch/sparc/divdi3.c kernel/arch/sparc/machine.c
+# The network card (Makefile, KERNEL_NET_OBJS): the LANCE on the board.
+ARCH_NET_SRCS := kernel/dev/lance.c kernel/arch/sparc/nic.c
 
 GUEST_LDS       := guests/lib/user.ld
 ARCH_GUEST_SRCS := guests/lib/arch/sparc/crt0.S guests/lib/arch/sparc/syscall.S guests/lib/arch/sparc/traps.S \

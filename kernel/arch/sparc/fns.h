@@ -35,6 +35,11 @@ void intctl_init(void);
 void intctl_serial(int on);
 void intctl_intr(int level);
 
+/* nic.c: the LANCE on the board (linked with the network, last):
+ * intctl_init and the card; an interrupt, the card's or intctl_intr's */
+void intctl_init_nic(void);
+void intctl_intr_nic(int level);
+
 /* timer.c: the processor's counter-timer, clock and event timer */
 void timer_init(void);
 void timer_intr(void);

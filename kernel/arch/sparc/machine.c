@@ -51,7 +51,7 @@ void arch_init(void)
               "(run QEMU with -cpu TI-MicroSparc-I, or NAME,nwindows=%d)", NWINDOWS, nwin, NWINDOWS);
     for (int k = 0; k < NWINDOWS; k++)
         wim_index[1 << k] = k;
-    intctl_init();
+    intctl_init_nic();             /* and the network card (nic.c) */
     timer_init();
 }
 

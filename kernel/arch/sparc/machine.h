@@ -34,10 +34,8 @@
  *   0x6a000000  the APC: power management, the CPU's idle (machine.c)
  *   0x71000000  the Slave I/O chip: serial ports, counter-timers,
  *               interrupt controller, auxiliary registers (power off)
- *   0x78000000  DMA engines, SCSI, the LANCE Ethernet (no driver yet: the
- *               LANCE's RDP and RAP at 0x78c00000 and +2, its DMA
- *               channel's registers at 0x78400010; it interrupts at level
- *               6, and its DMA goes through the IOMMU at 0x10000000) */
+ *   0x78000000  DMA engines, SCSI, the LANCE Ethernet (nic.c, which maps
+ *               the IOMMU and fw_cfg's registers too) */
 #define APC_REGION      0x6a000000
 #define SLAVIO_REGION   0x71000000
 #define DMA_REGION      0x78000000

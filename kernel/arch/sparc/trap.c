@@ -76,7 +76,7 @@ void trap(struct trapframe *tf)
         /* From the kernel: only a fault inside a user copy, or an interrupt
          * taken while idle, is expected.  Anything else is a kernel bug. */
         if (is_interrupt(tt)) {
-            intctl_intr(tt - TT_INTR(0));
+            intctl_intr_nic(tt - TT_INTR(0));
             return;
         }
         struct fault f = fault_info(tf);
@@ -105,7 +105,7 @@ void trap(struct trapframe *tf)
             flush_windows();
         syscall(tf);
     } else if (is_interrupt(tt)) {
-        intctl_intr(tt - TT_INTR(0));
+        intctl_intr_nic(tt - TT_INTR(0));
     } else {
         struct fault f = fault_info(tf);
         user_fault(f.why, tf->pc, f.addr);  /* pagefault.c */

@@ -254,29 +254,6 @@ static void setup_frame(uint8 *f, const uint8 mac[ETH_ALEN])
     }
 }
 
-/* The lowest and highest physical byte the controller will touch: the
- * page of lists and every buffer of the pool (taken and given back in the
- * order they were in). */
-static void dma_extent(paddr *lo, paddr *hi)
-{
-    *lo = V2P(xq.bp);
-    *hi = *lo + PGSIZE;
-    struct nbuf *taken = 0, *b;
-    while ((b = nbuf_alloc()) != 0) {
-        paddr pa = V2P(b->mem);
-        if (pa < *lo)
-            *lo = pa;
-        if (pa + NBUF_SIZE > *hi)
-            *hi = pa + NBUF_SIZE;
-        b->next = taken;
-        taken = b;
-    }
-    while ((b = taken) != 0) {
-        taken = b->next;
-        nbuf_free(b);
-    }
-}
-
 /* Whether the controller at regs has its transceiver's power: SIMH
  * says so once its XQ is attached. */
 int delqa_present(volatile uint16 *regs)
@@ -301,7 +278,9 @@ int delqa_attach(volatile uint16 *regs, uint32 vector)
         why = "no memory for the stack or the lists";
         goto fail;
     }
-    dma_extent(&lo, &hi);
+    lo = V2P(xq.bp);                            /* what the controller touches: */
+    hi = lo + PGSIZE;                           /* the lists, the buffers */
+    nbuf_extent(&lo, &hi);
     if (qbus_map(lo, hi) < 0) {
         why = "the packet buffers span more than the Q-bus window";
         goto fail;

@@ -59,8 +59,14 @@ void lance_csr_write(uint32 csr, uint32 v)
     outw(nic_io + PCNET_RDP, (uint16)v);
 }
 
+/* DMA addresses are physical: the window is the 16 MB the bytes lie in,
+ * its number in CSR2's high byte. */
+int lance_dma_map(paddr lo, paddr hi)
+{
+    return lo >> 24 == (hi - 1) >> 24 ? (int)(lo >> 24) : -EFAULT;
+}
+
 uint32 lance_dma_addr(const void *va) { return (uint32)V2P(va); }
-uint32 lance_dma_window(uint32 top)   { return top; }     /* CSR2 15:8 */
 
 /* The PC's caches are coherent with its bus masters: only the compiler
  * must not move stores across. */

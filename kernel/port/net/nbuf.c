@@ -82,6 +82,20 @@ void nbuf_pull(struct nbuf *b, uint32 n)
 }
 
 uint32 nbuf_nfree(void) { return pool ? pool->nfree : 0; }
+
+/* The physical bytes the pool's buffers lie in, [*lo, *hi): for a NIC
+ * that reaches memory through a window of its own (the LANCE's 24 address
+ * bits, the Q-bus map).  Nothing if there is no pool. */
+void nbuf_extent(paddr *lo, paddr *hi)
+{
+    for (int i = 0; pool && i < NBUF_COUNT; i++) {
+        paddr pa = V2P(pool->bufs[i].mem);
+        if (pa < *lo)
+            *lo = pa;
+        if (pa + NBUF_SIZE > *hi)
+            *hi = pa + NBUF_SIZE;
+    }
+}
 uint32 nbuf_count(void) { return pool ? NBUF_COUNT : 0; }
 
 void nbufq_put(struct nbufq *q, struct nbuf *b)

@@ -97,6 +97,7 @@ void  nbuf_free(struct nbuf *b);
 uint8 *nbuf_push(struct nbuf *b, uint32 n); /* room for a header in front    */
 void  nbuf_pull(struct nbuf *b, uint32 n);  /* drop a header in front        */
 uint32 nbuf_nfree(void);
+void  nbuf_extent(paddr *lo, paddr *hi);    /* widen [lo, hi) to the pool's bytes */
 uint32 nbuf_count(void);                    /* NBUF_COUNT, or 0 before the pool */
 
 /* A queue of buffers (a socket's datagrams, the loopback). */
