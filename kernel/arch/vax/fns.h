@@ -35,6 +35,7 @@ void cons_rx_intr(void);
  * cons_init and the card; the Q-bus address of a kernel address in the
  * window qbus_map maps onto physical [lo, hi) (0, or -errno) */
 void cons_init_nic(void);
+uint64 timer_idle_begin_nic(void);
 uint32 qbus_addr(const void *va);
 int qbus_map(paddr lo, paddr hi);
 

@@ -38,7 +38,7 @@ void arch_idle(void)
     volatile uint32 *count = &kstats.interrupts;
     uint32 seen = *count;
     int had_deadline = timer_deadline_set();
-    uint64 began = timer_idle_begin();
+    uint64 began = timer_idle_begin_nic();     /* nic.c: timer_idle_begin, or not */
     mtpr(0, PR_IPL);
     while (*count == seen)
         ;

@@ -29,12 +29,15 @@
  *
  * Placement (kernel/port/paging.c explains why it matters): this file is
  * linked with the network, after everything else; arch_init calls
- * cons_init_nic where it called cons_init, a call of the same size.
+ * cons_init_nic where it called cons_init, and arch_idle
+ * timer_idle_begin_nic where it called timer_idle_begin: calls of the
+ * same size.
  */
 #include "kernel.h"
 #include "vax.h"
 #include "asm.h"
 #include "fns.h"
+#include "net/net.h"
 
 #define QBUS_IO_PA    0x20000000u    /* the Q-bus I/O page (8 KB)          */
 #define DELQA_PA      0x20001920u    /* the first DELQA's registers (774440) */
@@ -142,6 +145,24 @@ static int scb_extend(void)
         page[i] = (uint32)qbus_vector;
     mtpr(V2P(page), PR_SCBB);
     return 0;
+}
+
+/* The idle loop is about to move the clock to its deadline (timer.c).
+ * With a network card, a frame may already be waiting, its interrupt
+ * pending while the kernel ran at IPL 31 (a two-machine model puts frames
+ * in at their modelled times): then the idling is over before it began,
+ * and the clock must not move.  So lower the IPL for a moment first; an
+ * interrupt taken there ends the idle loop at once (arch_idle). */
+uint64 timer_idle_begin_nic(void)
+{
+    if (netif) {
+        uint32 seen = kstats.interrupts;
+        mtpr(0, PR_IPL);
+        mtpr(IPL_HIGH, PR_IPL);
+        if (kstats.interrupts != seen)
+            return arch_time_ns();
+    }
+    return timer_idle_begin();
 }
 
 void cons_init_nic(void)
