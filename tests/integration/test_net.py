@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from booting import TIMEOUT, logs
+from booting import TIMEOUT, logs, start_guest
 from harness.bench import checks
 from harness.guest import machines, netflood
 from harness.guest.netpair import CLIENT, SERVER, NetPair, addr, mac
@@ -155,6 +155,19 @@ def test_flood_that_empties_the_pool(pair):
     out = pair.client.run(f"netbench -n 20 -c udp-rtt -c tcp-rtt {addr(SERVER)}",
                           timeout=TIMEOUT)
     assert set(results(out)) == {"udp-rtt", "tcp-rtt"}, out.lines
+
+
+def test_no_card_no_network(arch):
+    """Booted as every other run boots it (no card on the command line,
+    or, on the sun4m board, whose LANCE is always there, no `ether` boot
+    argument; on the VAX an XQ SIMH has not attached), the kernel finds no
+    card and starts no network: no pool taken, as before the drivers."""
+    g = start_guest("net-nocard", arch)
+    try:
+        line = g.run("netstat", timeout=TIMEOUT).lines[0]
+    finally:
+        g.close()
+    assert line.startswith("net nic=0 ") and line.endswith(" nbufs=0 free=0"), line
 
 
 def test_a_dead_peer_times_out(arch):
