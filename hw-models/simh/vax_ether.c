@@ -16,6 +16,16 @@
  *      DGRAM_POLL instructions.  For development and functional tests, not
  *      timing.
  *
+ *      A guest that waits for such a frame must let host time pass: our
+ *      VAX kernel's idle loop moves its clock straight to its next
+ *      deadline (kernel/arch/vax/timer.c), and TCP's retransmission timer
+ *      would fire, again and again, before the other machine had run at
+ *      all.  So while the XQ is on this transport, a forward move of the
+ *      clock (vax_clock_skip, called by the KA655's timer, patched) first
+ *      waits in host time, as QEMU's -icount sleep=on does: until a frame
+ *      arrives (which the XQ then takes), a key is typed, or the time has
+ *      passed; the clock moves by the time waited.
+ *
  * What the DELQA does with a frame (its address filter, the receive list,
  * the interrupt) is SIMH's; this file only moves frames.  It applies the
  * filter the XQ sets (eth_filter: its setup frame's addresses, all
@@ -28,13 +38,18 @@
 #include "sim_defs.h"
 #include "sim_ether.h"
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DGRAM_POLL   2000          /* instructions between looks at the socket */
+
+uint32 (*vax_clock_skip) (uint32 ns) = NULL;    /* vax_sysdev.c calls it */
+static ETH_DEV *waiting_dev;                    /* the XQ's, for the skip */
 
 struct transport {
     int fd;                        /* dgram: our bound socket             */
@@ -85,6 +100,43 @@ strcpy (t->local, buf);
 return SCPE_OK;
 }
 
+static t_uint64 host_ns (void)
+{
+struct timespec ts;
+
+clock_gettime (CLOCK_MONOTONIC, &ts);
+return (t_uint64) ts.tv_sec * 1000000000u + (t_uint64) ts.tv_nsec;
+}
+
+/* The guest moves its clock ns forward: wait that long in host time, or
+   until a frame comes (the XQ's service takes it at once) or a key is
+   typed on the console (SIMH's, on stdin); how long it waited. */
+static uint32 dgram_clock_skip (uint32 ns)
+{
+struct transport *t = (struct transport *) waiting_dev->handle;
+t_uint64 start = host_ns (), waited = 0;
+struct pollfd fds[2];
+UNIT *xq = waiting_dev->dptr->units;
+
+fds[0].fd = t->fd;
+fds[0].events = POLLIN;
+fds[1].fd = 0;
+fds[1].events = POLLIN;
+while (waited < ns) {
+    int ms = (int) ((ns - waited + 999999) / 1000000);
+    int n = poll (fds, 2, ms);
+    waited = host_ns () - start;
+    if (n > 0) {
+        if (fds[0].revents & POLLIN)
+            xq->action (xq);                    /* the frame in, RI raised */
+        break;
+        }
+    if (n < 0 && errno != EINTR)
+        break;
+    }
+return waited < ns? (uint32) waited: ns;
+}
+
 t_stat eth_open (ETH_DEV* dev, char* name, DEVICE* dptr, uint32 dbit)
 {
 struct transport *t;
@@ -109,6 +161,8 @@ dev->name = name;
 dev->handle = t;
 dev->dptr = dptr;
 dev->dbit = dbit;
+waiting_dev = dev;
+vax_clock_skip = dgram_clock_skip;
 return SCPE_OK;
 }
 
@@ -118,6 +172,10 @@ struct transport *t = (struct transport *) dev->handle;
 
 if (t == NULL)
     return SCPE_UNATT;
+if (waiting_dev == dev) {
+    vax_clock_skip = NULL;
+    waiting_dev = NULL;
+    }
 if (t->fd >= 0) {
     close (t->fd);
     unlink (t->local);
