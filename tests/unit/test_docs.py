@@ -91,6 +91,7 @@ EXCEPTIONS = {
     "trace.txt": "a file name the reader chooses (trace=FILE)",
     "vax_defs.h": "SIMH's source, not ours: scripts/vax-simh.sh fetches it",
     "scp.c": "SIMH's source, not ours: vax-model.patch changes it",
+    "sim_ether.c": "SIMH's source, not ours: vax-model.patch changes it",
     "sys.h": "Plan 9's, named as an example",
     "systab.h": "Plan 9's, named as an example",
 }
