@@ -194,7 +194,7 @@ class Simh:
     def nic_on_wire(self, nic: tuple[str, ...], mac: str, local: Path,
                     remote: Path) -> tuple[str, ...]:
         # SIMH commands: the transport is vax_ether.c's dgram:LOCAL,REMOTE.
-        return tuple(c.format(mac=mac, local=local, remote=remote) for c in nic)
+        return tuple(c.format(mac=mac, transport=f"dgram:{local},{remote}") for c in nic)
 
     def version(self, exe: str) -> str | None:
         # SIMH has no --version; ours lives in a directory named by the
@@ -230,9 +230,9 @@ class Machine:
     counts_insns: bool = False
     # The network card the kernel drives on this board, as emulator
     # arguments (QEMU: the device, taking its frames from the netdev
-    # "net0"; SIMH: commands, {local} and {remote} the transport's
-    # sockets), {mac} its Ethernet address; the emulator's nic_on_wire
-    # puts it on a wire (harness/guest/netpair.py).  Empty: no driver.
+    # "net0"; SIMH: commands, {transport} what the XQ is attached to),
+    # {mac} its Ethernet address; the emulator's nic_on_wire puts it on a
+    # wire (harness/guest/netpair.py).  Empty: no driver.
     nic: tuple[str, ...] = ()
 
     # ---- the hardware model (harness/model/modelargs.py)
@@ -453,7 +453,7 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # The DELQA (SIMH's XQ) at its standard Q-bus address, on our
             # SIMH's own transport (hw-models/simh/vax_ether.c); the kernel
             # drives it only once it is attached (kernel/arch/vax/nic.c).
-            nic=("set xq mac={mac}", "attach xq dgram:{local},{remote}"),
+            nic=("set xq mac={mac}", "attach xq {transport}"),
             model="simh", trap_symbol=None, model_profile="mvax2",
             # It loads through memory in one instruction, `movl *0(r1),r1`
             # (deferred addressing: two loads), so 8 instructions make 16.

@@ -34,8 +34,14 @@
  * Taking frames: the XQ's service (xq_svc, patched) reads one frame at a
  * time, and only when the last one went into the guest's receive list;
  * the rest wait in the socket, whose sender then waits too.
+ *
+ * Interrupts: SIMH's CPU looks again at the devices' interrupt requests
+ * (SET_IRQL) after each event it runs, and after an instruction that
+ * changes the IPL; a device called from anywhere else (here: the XQ from
+ * a clock skip, and its transmit from inside the guest's register write)
+ * must say so itself, or its interrupt waits for the next event.
  */
-#include "sim_defs.h"
+#include "vax_defs.h"                  /* SET_IRQL */
 #include "sim_ether.h"
 #include <errno.h>
 #include <poll.h>
@@ -47,6 +53,9 @@
 #include <unistd.h>
 
 #define DGRAM_POLL   2000          /* instructions between looks at the socket */
+
+extern int32 trpirq;                            /* vax_cpu.c (SET_IRQL) */
+extern int32 eval_int (void);
 
 uint32 (*vax_clock_skip) (uint32 ns) = NULL;    /* vax_sysdev.c calls it */
 static ETH_DEV *waiting_dev;                    /* the XQ's, for the skip */
@@ -127,8 +136,10 @@ while (waited < ns) {
     int n = poll (fds, 2, ms);
     waited = host_ns () - start;
     if (n > 0) {
-        if (fds[0].revents & POLLIN)
-            xq->action (xq);                    /* the frame in, RI raised */
+        if (fds[0].revents & POLLIN) {
+            xq->action (xq);                    /* the frame in, RI raised ... */
+            SET_IRQL;                           /* ... and seen at once */
+            }
         break;
         }
     if (n < 0 && errno != EINTR)
@@ -201,7 +212,8 @@ eth_packet_trace (dev, packet->msg, packet->len, "writing");
 status = sendto (t->fd, packet->msg, packet->len, 0,
                  (struct sockaddr *) &t->remote, sizeof (t->remote)) == packet->len? 0: 1;
 if (routine)
-    (routine) (status);
+    (routine) (status);                    /* XI requested ... */
+SET_IRQL;                                  /* ... and seen at the next instruction */
 return SCPE_OK;
 }
 
