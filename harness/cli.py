@@ -168,23 +168,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     provenance.verify(machine, profile)      # and not older than its sources?
     with rundir.RunDir(out, rundir.run_name(args.arch, args.profile, args.tag)) as d:
         log_path, hw_log = d.path("console.log"), d.path("hwmodel.log")
-        guest = runs.start(machine, profile, log_path, hw_log)
-        record = runrecord.new(machine, profile, args.tag, guest.argv)
-        _say(f"harness: booting {args.arch} (profile {args.profile}): {' '.join(guest.argv)}")
+        # Each benchmark on a machine booted for it (runs.Fresh): its
+        # numbers do not depend on what ran before it.
+        fresh = runs.Fresh(machine, profile, log_path, hw_log)
+        record = runrecord.new(machine, profile, args.tag, fresh.argv)
+        _say(f"harness: booting {args.arch} (profile {args.profile}) once per benchmark: "
+             f"{' '.join(fresh.argv)}")
 
         def progress(run: suite.BenchRun) -> None:
             _say(f"harness: {run.bench.name}: {len(run.results)} result(s) "
                  f"in {run.seconds:.1f} s of host time")
 
         try:
-            with guest:
-                record.boot = guest.boot(timeout=machine.boot_timeout)
-                done = suite.run_suite(guest, benches, timeout=args.timeout, progress=progress)
+            done = suite.run_suite(fresh, benches, timeout=args.timeout, progress=progress)
         except HarnessError as e:
             where = (f"console log: {log_path}; the last complete run's results, if any, "
                      f"are still in {d.final}/")
             e.detail = "\n".join(x for x in (e.detail, where) if x)
             raise
+        record.boot = fresh.boot_record
         record.results = suite.all_results(done)
         if profile.model:
             runs.attach_counters(record, profile, hw_log, _say)

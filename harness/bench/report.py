@@ -291,13 +291,6 @@ def format_report(run: RunRecord) -> str:
 
 # ---------------------------------------------------------------- one case, flat
 
-# The write policy the paper's UNIX systems used for metadata (ours:
-# `sync`), and Sprite's (`delayed`): the paper's row for an OS compares
-# with our case under its policy.
-def os_policy(os_name: str) -> str:
-    return "delayed" if os_name.startswith("Sprite") else "sync"
-
-
 def view_of(bench: str) -> View | None:
     return next((v for v in VIEWS if v.bench == bench), None)
 
@@ -320,7 +313,7 @@ def paper_value(run: RunRecord, bench: str, case: str) -> tuple[str, str, float]
     if not run.paper_machine or view is None or col is None:
         return None
     column, policy = col
-    if policy and policy != os_policy(run.paper_os):
+    if policy and policy != paper.os_policy(run.paper_os):
         return None
     try:
         row = view.table.row(run.paper_machine, run.paper_os, _where(view.table))

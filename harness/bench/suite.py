@@ -14,11 +14,11 @@ the guest's own time does not advance while QEMU is not running.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Protocol
 
 from ..errors import BenchmarkError
 from ..guest import protocol
-from ..guest.console import Guest, Output
+from ..guest.console import Output
 from ..guest.protocol import Killed, Result, TestLine
 
 
@@ -218,14 +218,22 @@ def judge(bench: Benchmark, output: Output) -> list[Result]:
     return results
 
 
-def run_benchmark(guest: Guest, bench: Benchmark, timeout: float | None = None) -> BenchRun:
+class Runner(Protocol):
+    """What runs a command: a booted Guest, or runs.Fresh (a machine booted
+    for each command, as every command that reports numbers uses)."""
+
+    def run(self, command: str, timeout: float = 60.0) -> Output: ...
+
+
+def run_benchmark(guest: Runner, bench: Benchmark, timeout: float | None = None) -> BenchRun:
     output = guest.run(bench.command_line, timeout=timeout or bench.timeout)
     return BenchRun(bench, judge(bench, output), output.lines, output.seconds)
 
 
-def run_suite(guest: Guest, benches: Iterable[Benchmark], timeout: float | None = None,
+def run_suite(guest: Runner, benches: Iterable[Benchmark], timeout: float | None = None,
               progress: Callable[[BenchRun], None] | None = None) -> list[BenchRun]:
-    """Run each benchmark in turn on a booted guest; stop at the first failure."""
+    """Run each benchmark in turn (on a fresh machine each, given runs.Fresh);
+    stop at the first failure."""
     runs = []
     for bench in benches:
         run = run_benchmark(guest, bench, timeout)

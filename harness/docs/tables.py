@@ -157,13 +157,22 @@ def _speed(fig: dict[str, Any], machine: str, source: str, bench: str) -> list[f
             if p["machine"] == machine and p["source"] == source and p["benchmark"] == bench]
 
 
+def _policies(fig: dict[str, Any], machine: str) -> str:
+    """The write policies of a machine's point (Andrew, create-delete)."""
+    return ", ".join(str(p.get("policy") or "").replace("/", ", ") for p in fig["points"]
+                     if p["machine"] == machine and p["source"] == "ours"
+                     and p["benchmark"] == "geomean") or "-"
+
+
 def figure1(fig: dict[str, Any]) -> list[str]:
     rows = []
     for machine, profile, mips in _profile_names(fig):
         ours = _speed(fig, machine, "ours", "geomean")
         theirs = _speed(fig, machine, "paper", "geomean")
-        rows.append([f"{machine} (`{profile}`)", f"{mips:g}", f"{ours[0]:.2f}", f"{theirs[0]:.2f}"])
-    return markdown(["machine (profile)", "MIPS", "ours", "paper"], rows)
+        rows.append([f"{machine} (`{profile}`)", f"{mips:g}", f"{ours[0]:.2f}", f"{theirs[0]:.2f}",
+                     _policies(fig, machine)])
+    return markdown(["machine (profile)", "MIPS", "ours", "paper",
+                     "write policy (Andrew, create-delete)"], rows)
 
 
 def figure1_detail(fig: dict[str, Any]) -> list[str]:

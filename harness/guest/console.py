@@ -105,8 +105,11 @@ class Guest:
     def __init__(self, argv: list[str], *, log_path: str | Path | None = None,
                  line_ending: str = "\r", char_delay: float = 0.0,
                  cwd: str | Path | None = None, halt_timeout: float = 5.0,
-                 stop_key: str | None = None) -> None:
+                 stop_key: str | None = None, log_append: bool = False) -> None:
         self.argv = list(argv)
+        # Append to the log instead of starting it anew: several boots of
+        # one run share its console log (harness/model/runs.py, Fresh).
+        self.log_append = log_append
         # A key that makes the emulator stop the guest and say where it was
         # (SIMH: Ctrl-E prints "Simulation stopped, PC: ..."): typed when the
         # guest hangs, so the hang's report shows what it was doing.
@@ -132,7 +135,7 @@ class Guest:
             raise HarnessError("guest already started")
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
-            self._log = open(self.log_path, "w", encoding="utf-8")
+            self._log = open(self.log_path, "a" if self.log_append else "w", encoding="utf-8")
             self.transcript.log = self._log
         fd, stderr_path = tempfile.mkstemp(prefix="harness-emulator-", suffix=".stderr")
         os.close(fd)

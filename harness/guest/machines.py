@@ -332,11 +332,13 @@ class Machine:
             raise SetupError(f"arch {self.arch!r} has no network card driver yet")
         return self.emulator.nic_on_wire(self.nic, mac, local, remote)
 
-    def guest(self, argv: list[str], log_path: Path | None = None, root: Path = ROOT) -> Guest:
+    def guest(self, argv: list[str], log_path: Path | None = None, root: Path = ROOT,
+              log_append: bool = False) -> Guest:
         """An unstarted Guest for `argv` (from command()), typed at the way
         this machine's console wants; `with` it, then boot(self.boot_timeout)."""
         return Guest(argv, log_path=log_path, line_ending=self.line_ending,
-                     char_delay=self.char_delay, cwd=root, stop_key=self.stop_key)
+                     char_delay=self.char_delay, cwd=root, stop_key=self.stop_key,
+                     log_append=log_append)
 
     def emulator_version(self) -> str | None:
         exe = self.emulator.locate()

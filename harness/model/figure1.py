@@ -18,10 +18,22 @@ The MIPS are the 1989 Table 1's (the 1990 paper re-rated the DS3100 and
 the Sun4 at 12 and 8).  The benchmarks: one number each, the column the paper derives its own
 MIPS-relative speeds from where it prints them: getpid, cswitch, select
 (10 full pipes), bcopy (uncached), read from the file cache, the modified
-Andrew benchmark (total, local disk, our `sync` write policy: the UNIX
-one), open-close ("foo", local), create-delete (no data, local, `sync`).
-The paper's points use every row of those tables for the machine (all its
-operating systems; local file systems only), against the MVAX2 Ultrix row.
+Andrew benchmark (total, local disk), open-close ("foo", local),
+create-delete (no data, local).  The paper's points use every row of those
+tables for the machine (all its operating systems; local file systems
+only), against the MVAX2 Ultrix row.
+
+Andrew and create-delete run under each of our write policies, and each
+paper row is compared with ours under its OS's policy (paper.os_policy:
+Sprite `delayed`, the UNIX systems `sync`).  Our number for such a
+benchmark on a machine is the geometric mean over the policies of the
+machine's rows: `delayed` alone for the Sun-3 (Sprite is its only row in
+Tables 7 and 10), `sync` alone for the MicroVAX II, the 8800 and the M2000,
+both for the DECstation and the Sun-4, which the paper ran under Sprite and
+under UNIX.  Every point says which (figure1.txt, figure1.csv's `policy`,
+the plot's labels).  Every benchmark runs on a freshly booted machine, as
+in `make run` (harness/model/runs.py, Fresh), so its numbers are the same
+as that run's.
 
 Of these, only MIPS (Table 1) and bcopy (Table 5) were fitted; the other
 seven are predictions of the models.
@@ -58,7 +70,9 @@ COST = {"mvax2": 25.0, "sun3": 18.0, "vax8800": 22.0, "sun4": 9.0, "ds3100": 9.0
 @dataclass(frozen=True)
 class Bench:
     name: str                   # our benchmark
-    cases: tuple[str, ...]      # our cases whose values add up to the number
+    # our cases whose values add up to the number; {p}: the write policy
+    # (paper.os_policy of the paper row's OS)
+    cases: tuple[str, ...]
     unit: str                   # "us" (time) or "MB/s" (rate), per op
     table: paper.Table
     column: int                 # the paper's column
@@ -68,6 +82,10 @@ class Bench:
     def is_rate(self) -> bool:
         return self.unit == "MB/s"
 
+    @property
+    def has_policy(self) -> bool:
+        return any("{p}" in c for c in self.cases)
+
 
 BENCHES = (
     Bench("getpid", ("call",), "us", paper.TABLE2, 0),
@@ -75,9 +93,9 @@ BENCHES = (
     Bench("select", ("10full",), "us", paper.TABLE4, 2),
     Bench("bcopy", ("uncached",), "MB/s", paper.TABLE5, 1),
     Bench("readcache", ("1mb",), "MB/s", paper.TABLE6, 0),
-    Bench("andrew", ("copy-sync", "compile-sync"), "us", paper.TABLE7, 2, "Local"),
+    Bench("andrew", ("copy-{p}", "compile-{p}"), "us", paper.TABLE7, 2, "Local"),
     Bench("openclose", ("foo",), "us", paper.TABLE9, 0, "Local"),
-    Bench("createdelete", ("0k-sync",), "us", paper.TABLE10, 0, "Local"),
+    Bench("createdelete", ("0k-{p}",), "us", paper.TABLE10, 0, "Local"),
 )
 
 
@@ -104,6 +122,7 @@ class PaperPoint:
     table: str                  # e.g. "Table 2"
     value: float                # in the table's unit
     speed: float                # MIPS-relative, MVAX2 = 1
+    policy: str = ""            # ours that stands for its OS, for Andrew and create-delete
 
 
 def paper_rows(machine: str) -> dict[str, list[PaperPoint]]:
@@ -118,7 +137,18 @@ def paper_rows(machine: str) -> dict[str, list[PaperPoint]]:
             if row.machine == machine and row.where == b.where and v is not None:
                 out.setdefault(b.name, []).append(PaperPoint(
                     row.os, row.config, f"Table {b.table.number}", v,
-                    relative(v, ref, mips, b.is_rate)))
+                    relative(v, ref, mips, b.is_rate), row.policy if b.has_policy else ""))
+    return out
+
+
+def policies(machine: str) -> dict[str, list[str]]:
+    """{benchmark with a write policy: our policies its paper rows stand for,
+    in the rows' order} for one machine (paper.os_policy)."""
+    out: dict[str, list[str]] = {}
+    for name, rows in paper_rows(machine).items():
+        for r in rows:
+            if r.policy and r.policy not in out.setdefault(name, []):
+                out[name].append(r.policy)
     return out
 
 
@@ -129,10 +159,11 @@ def paper_speeds(machine: str) -> dict[str, list[float]]:
 
 # ---------------------------------------------------------------- ours
 
-def our_value(b: Bench, results: list[Result]) -> float:
-    """Our number for a benchmark: the sum of its cases, per operation."""
+def our_value(b: Bench, results: list[Result], policy: str = "") -> float:
+    """Our number for a benchmark (under `policy`, for one with a write
+    policy): the sum of its cases, per operation."""
     total = 0.0
-    for case in b.cases:
+    for case in (c.format(p=policy) for c in b.cases):
         r = next((r for r in results if r.bench == b.name and r.case == case), None)
         if r is None:
             raise HarnessError(f"figure1: no RESULT for {b.name} {case}")
@@ -144,8 +175,9 @@ def our_value(b: Bench, results: list[Result]) -> float:
 
 
 def measure(profile: str, say=print) -> tuple[list[Result], dict]:
-    """The benchmarks of the figure under one model: one boot, default
-    arguments; (results, provenance)."""
+    """The benchmarks of the figure under one model, each on a fresh boot
+    with the suite's own command line (as `make run` runs it); (results,
+    provenance)."""
     hw = profiles.load(profile)
     say(f"figure1: {profile} ({hw.machine}, on {hw.isa})")
     commands = [suite.BY_NAME[b.name].command_line for b in BENCHES]
@@ -163,6 +195,14 @@ class Point:
     paper: dict[str, list[float]]       # benchmark -> the paper's, one per row
     values: dict[str, float] = field(default_factory=dict)   # ours, in the table's unit
     rows: dict[str, list[PaperPoint]] = field(default_factory=dict)   # the paper's rows
+    # benchmark -> {policy: (our value, its MIPS-relative speed)}, for those
+    # with a write policy: ours[b] is the geometric mean of these speeds
+    by_policy: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+
+    @property
+    def policies(self) -> list[str]:
+        """The write policies this point's file benchmarks use."""
+        return list(dict.fromkeys(p for v in self.by_policy.values() for p in v))
 
     @property
     def ours_mean(self) -> float:
@@ -178,16 +218,34 @@ def points(measured: dict[str, list[Result]]) -> list[Point]:
     ref_profile = dict(MACHINES)[REFERENCE]
     if ref_profile not in measured:
         raise HarnessError(f"figure1: the reference machine ({ref_profile}) was not measured")
-    ref = {b.name: our_value(b, measured[ref_profile]) for b in BENCHES}
+    # The reference is the MVAX2 Ultrix row: ours under Ultrix's policy.
+    ref_policy = paper.os_policy(paper.TABLE2.row(REFERENCE, "Ultrix").os)
+    ref = {b.name: our_value(b, measured[ref_profile], ref_policy) for b in BENCHES}
     out = []
     for machine, profile in MACHINES:
         if profile not in measured:
             continue
         mips = paper.TABLE1[machine].mips
-        values = {b.name: our_value(b, measured[profile]) for b in BENCHES}
-        ours = {b.name: relative(values[b.name], ref[b.name], mips, b.is_rate) for b in BENCHES}
+        values: dict[str, float] = {}
+        ours: dict[str, float] = {}
+        by_policy: dict[str, dict[str, tuple[float, float]]] = {}
+        wanted = policies(machine)
+        for b in BENCHES:
+            if not b.has_policy:
+                values[b.name] = our_value(b, measured[profile])
+                ours[b.name] = relative(values[b.name], ref[b.name], mips, b.is_rate)
+                continue
+            if b.name not in wanted:
+                raise HarnessError(f"figure1: the paper has no row of {machine} for {b.name}")
+            each = {}
+            for pol in wanted[b.name]:
+                v = our_value(b, measured[profile], pol)
+                each[pol] = (v, relative(v, ref[b.name], mips, b.is_rate))
+            by_policy[b.name] = each
+            ours[b.name] = geomean([speed for _, speed in each.values()])
+            values[b.name] = geomean([v for v, _ in each.values()])
         out.append(Point(machine, profile, mips, ours, paper_speeds(machine), values,
-                         paper_rows(machine)))
+                         paper_rows(machine), by_policy))
     return out
 
 
@@ -196,24 +254,30 @@ def points(measured: dict[str, list[Result]]) -> list[Point]:
 def text(pts: list[Point]) -> str:
     """The figure's numbers as a table (figure1.txt)."""
     names = [b.name for b in BENCHES]
-    header = ["machine", "MIPS", "", *names, "geo. mean"]
+    header = ["machine", "MIPS", "", *names, "geo. mean", "file system (policy / OS)"]
     rows = []
     for p in pts:
         rows.append([p.machine, f"{p.mips:g}", "ours",
-                     *[f"{p.ours[n]:.2f}" for n in names], f"{p.ours_mean:.2f}"])
+                     *["/".join(f"{s:.2f}" for _, s in p.by_policy[n].values())
+                       if n in p.by_policy else f"{p.ours[n]:.2f}" for n in names],
+                     f"{p.ours_mean:.2f}", "/".join(p.policies)])
         rows.append(["", "", "paper",
                      *["/".join(f"{v:.2f}" for v in p.paper.get(n, [])) or "-" for n in names],
-                     f"{p.paper_mean:.2f}"])
+                     f"{p.paper_mean:.2f}",
+                     "/".join(dict.fromkeys(r.os for rs in p.rows.values() for r in rs
+                                            if r.policy))])
     lines = ["Figure 1: MIPS-relative speed (MVAX2 = 1), per benchmark and geometric mean",
              *format_table(header, rows, left=3)]
     lines.append("(ours: our kernel on the machine's hardware model, rated at Table 1's MIPS; "
                  "paper: every row of the machine in Tables 2-7, 9, 10, several where it "
-                 "ran several systems; only MIPS and bcopy were fitted)")
+                 "ran several systems; only MIPS and bcopy were fitted; andrew and "
+                 "createdelete: ours under the write policy of each row's OS, Sprite "
+                 "delayed, UNIX sync, one value per policy, their geometric mean counted)")
     return "\n".join(lines) + "\n"
 
 
 CSV_COLUMNS = ("machine", "profile", "mips", "source", "os", "config", "table", "benchmark",
-               "unit", "value", "mips_relative")
+               "policy", "unit", "value", "mips_relative")
 
 
 def csv_table(pts: list[Point]) -> tuple[tuple[str, ...], list[dict[str, object]]]:
@@ -224,27 +288,35 @@ def csv_table(pts: list[Point]) -> tuple[tuple[str, ...], list[dict[str, object]
 def csv_rows(pts: list[Point]) -> list[dict[str, object]]:
     """One row per point of the figure: ours per machine and benchmark, the
     paper's per machine, benchmark and row (its OS and configuration), and
-    each side's geometric mean (benchmark "geomean").  (machine, source,
-    os, benchmark) is a key: pandas can pivot on it."""
+    each side's geometric mean (benchmark "geomean").  Andrew and
+    create-delete have one row of ours per write policy the machine's paper
+    rows stand for (os "ours sync", "ours delayed"; `policy` says which, and
+    which the paper's rows stand for).  (machine, source, os, benchmark) is
+    a key: pandas can pivot on it."""
     out: list[dict[str, object]] = []
     for p in pts:
         base = {"machine": p.machine, "profile": p.profile, "mips": p.mips}
         for b in BENCHES:
             table = f"Table {b.table.number}"
             unit = "MB/s" if b.is_rate else "us"
-            out.append({**base, "source": "ours", "os": "ours", "config": f"{p.profile} model",
-                        "table": table, "benchmark": b.name, "unit": unit,
-                        "value": p.values.get(b.name), "mips_relative": p.ours[b.name]})
+            ours = {"": (p.values.get(b.name), p.ours[b.name])}
+            if b.name in p.by_policy:
+                ours = p.by_policy[b.name]
+            for pol, (value, speed) in ours.items():
+                out.append({**base, "source": "ours", "os": f"ours {pol}".strip(),
+                            "config": f"{p.profile} model", "table": table,
+                            "benchmark": b.name, "policy": pol, "unit": unit,
+                            "value": value, "mips_relative": speed})
             for r in p.rows.get(b.name, []):
                 out.append({**base, "source": "paper", "os": r.os, "config": r.config,
-                            "table": r.table, "benchmark": b.name,
+                            "table": r.table, "benchmark": b.name, "policy": r.policy,
                             "unit": "MB/s" if b.is_rate else paper_unit(b),
                             "value": r.value, "mips_relative": r.speed})
         out.append({**base, "source": "ours", "os": "ours", "config": f"{p.profile} model",
-                    "table": "", "benchmark": "geomean", "unit": "",
-                    "value": None, "mips_relative": p.ours_mean})
+                    "table": "", "benchmark": "geomean", "policy": "/".join(p.policies),
+                    "unit": "", "value": None, "mips_relative": p.ours_mean})
         out.append({**base, "source": "paper", "os": "all", "config": "every row above",
-                    "table": "", "benchmark": "geomean", "unit": "",
+                    "table": "", "benchmark": "geomean", "policy": "", "unit": "",
                     "value": None, "mips_relative": p.paper_mean})
     return out
 
@@ -273,10 +345,13 @@ def plot(pts: list[Point], paths: list[Path]) -> None:
             zorder=3, label="paper: mean over the machine's rows in Tables 2-10 (its 1990 "
             "Figure 1)")
     ax.plot(xs, [p.ours_mean for p in pts], "s", color="tab:blue", ms=6, zorder=2,
-            label="ours: our kernel on the machine's hardware model")
-    for p in pts:
-        ax.annotate(p.machine, (p.mips, max(p.paper_mean, p.ours_mean)),
-                    textcoords="offset points", xytext=(-4, 7), fontsize=8)
+            label="ours: our kernel on the machine's hardware model; (policy): the write "
+            "policy of\nAndrew and create-delete, as the machine's paper rows' OS "
+            "(Sprite delayed, UNIX sync)")
+    for p in pts:                       # each point's file system: our write policy
+        ax.annotate(f"{p.machine} ({', '.join(p.policies)})",
+                    (p.mips, max(p.paper_mean, p.ours_mean)),
+                    textcoords="offset points", xytext=(-4, 7), fontsize=7)
     ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
     ax.annotate("1 = the OS keeps pace with the processor", (21.5, 1.0),
                 textcoords="offset points", xytext=(0, 4), fontsize=7, ha="right",

@@ -9,18 +9,20 @@ from harness.errors import HarnessError
 from harness.guest.protocol import Result
 
 
-def results(scale: float) -> list[Result]:
+def results(scale: float, delayed: float = 1.0) -> list[Result]:
     """A result for every case the figure uses: times 1000 ns / scale per
-    operation, rates 1 byte per ns * scale (so `scale` times faster)."""
+    operation, rates 1 byte per ns * scale (so `scale` times faster); the
+    `delayed` policy's cases `delayed` times faster again."""
     out = []
     for b in figure1.BENCHES:
-        for case in b.cases:
+        for case in dict.fromkeys(c.format(p=p) for c in b.cases for p in paper.OS_POLICY_NAMES):
+            scale_here = scale * (delayed if case.endswith("-delayed") else 1.0)
             if b.is_rate:
-                out.append(Result(b.name, case, iters=10, ns=round(10_000 / scale), loop_ns=0,
-                                  insns=0, loop_insns=0, bytes=1000))
+                out.append(Result(b.name, case, iters=10, ns=round(10_000 / scale_here),
+                                  loop_ns=0, insns=0, loop_insns=0, bytes=1000))
             else:
-                out.append(Result(b.name, case, iters=10, ns=round(10_000 / scale), loop_ns=0,
-                                  insns=0, loop_insns=0))
+                out.append(Result(b.name, case, iters=10, ns=round(10_000 / scale_here),
+                                  loop_ns=0, insns=0, loop_insns=0))
     return out
 
 
@@ -55,7 +57,42 @@ def test_a_machine_as_fast_as_its_mips_is_one():
 
 def test_andrew_adds_its_phases():
     b = next(b for b in figure1.BENCHES if b.name == "andrew")
-    assert figure1.our_value(b, results(1.0)) == pytest.approx(2.0)   # 1 us + 1 us
+    assert figure1.our_value(b, results(1.0), "sync") == pytest.approx(2.0)   # 1 us + 1 us
+
+
+def test_each_paper_row_meets_ours_under_its_oss_policy():
+    # delayed 4x faster than sync: Sprite's rows (delayed) are compared with it
+    pts = {p.machine: p for p in figure1.points({
+        "mvax2": results(1.0, delayed=4.0), "sun3": results(2.0, delayed=4.0),
+        "ds3100": results(13 / 0.9, delayed=4.0), "vax8800": results(6 / 0.9, delayed=4.0)})}
+    sun3, ds, vax = pts["Sun3"], pts["DS3100"], pts["8800"]
+    # the Sun-3's only Andrew and create-delete rows are Sprite's: delayed
+    assert sun3.policies == ["delayed"]
+    assert sun3.ours["createdelete"] == pytest.approx(4.0, rel=1e-3)
+    assert sun3.ours["getpid"] == pytest.approx(1.0, rel=1e-3)
+    # the 8800 ran Ultrix (sync), as the reference did
+    assert vax.policies == ["sync"] and vax.ours["createdelete"] == pytest.approx(1.0, rel=1e-3)
+    # the DECstation ran both: one value each, their geometric mean counts
+    assert set(ds.policies) == {"sync", "delayed"}
+    assert ds.ours["andrew"] == pytest.approx(2.0, rel=1e-3)
+    rows = [r for r in figure1.csv_rows([ds]) if r["source"] == "ours"
+            and r["benchmark"] == "createdelete"]
+    assert {r["policy"]: round(r["mips_relative"], 2) for r in rows} == {"sync": 1.0,
+                                                                         "delayed": 4.0}
+    paper_rows = [r for r in figure1.csv_rows([sun3]) if r["source"] == "paper"
+                  and r["benchmark"] == "createdelete"]
+    assert {r["os"]: r["policy"] for r in paper_rows} == {"Sprite": "delayed"}
+    assert "delayed" in figure1.text([sun3]).splitlines()[3]
+
+
+def test_the_os_to_policy_mapping_is_one_and_total():
+    from harness.bench import report
+    assert paper.os_policy("Sprite") == "delayed"
+    for name in ("Ultrix 3.1", "SunOS 4.0", "RISC/os 4.0", "UNIX"):
+        assert paper.os_policy(name) == "sync"
+    with pytest.raises(ValueError, match="no write policy"):
+        paper.os_policy("VMS")
+    assert not hasattr(report, "os_policy")       # one home: paper.py
 
 
 def test_reference_is_required_and_missing_cases_are_named():

@@ -223,7 +223,7 @@ def test_pandas_loads_a_runs_csv(fake_machine, capsys, tmp_path):
 def made_up(scale):
     out = []
     for b in figure1.BENCHES:
-        for case in b.cases:
+        for case in dict.fromkeys(c.format(p=p) for c in b.cases for p in ("sync", "delayed")):
             out.append(Result(b.name, case, iters=10, ns=round(10_000 / scale), loop_ns=0,
                               insns=0, loop_insns=0, bytes=1000 if b.is_rate else 0))
     return out
@@ -242,6 +242,7 @@ def test_pandas_pivots_figure1_csv_without_duplicate_keys(tmp_path):
     assert wide.loc[("DS3100", "paper", "Sprite"), "getpid"] == \
         pytest.approx((207 / 26) / (13 / 0.9))
     assert wide.loc[("MVAX2", "ours", "ours"), "geomean"] == pytest.approx(1.0)
+    assert wide.loc[("Sun3", "ours", "ours delayed"), "createdelete"] > 0   # Sprite's row
     paper = df[df.source == "paper"]
     assert set(paper.table.dropna()) >= {"Table 2", "Table 5", "Table 10"}
     rows = paper[paper.benchmark != "geomean"]
