@@ -377,6 +377,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise HarnessError("--predictions names one lab's file: give one --lab")
     if args.write_baseline and args.arch:
         raise HarnessError("--write-baseline measures every ISA of the lab: leave out --arch")
+    # Every lab's predictions before anything is built or booted: a typo is
+    # refused in a second, not after the builds and the boots.
+    for n in numbers:
+        grade.load_predictions(labs.get(n), args.policy,
+                               Path(args.predictions) if args.predictions else None)
     grader = grade.Grader(build=not args.no_build, arches=args.arch, policy=args.policy,
                           say=_say, predictions=Path(args.predictions) if args.predictions
                           else None, ex=_executor(args))
@@ -424,6 +429,16 @@ def _lab_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"no lab {text!r} (the labs: "
                                          f"{', '.join(map(str, labs.LABS))})")
     return n
+
+
+def _policy_name(text: str) -> str:
+    """Lab 4's policy name, typed at the guest's shell: a word of lowercase
+    letters, digits and _ (the names policy.c knows look like that)."""
+    import re
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,15}", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a policy name: lowercase letters, "
+                                         f"digits and _, a letter first, at most 16")
+    return text
 
 
 def _positive_int(text: str) -> int:
@@ -519,7 +534,7 @@ COMMANDS: tuple[Command, ...] = (
                                + ", ".join(map(str, labs.LABS)) + ")")),
              (("--no-build",), dict(action="store_true",
                                     help="grade what is built; do not run make")),
-             (("--policy",), dict(default=grade.DEFAULT_POLICY, metavar="NAME",
+             (("--policy",), dict(default=grade.DEFAULT_POLICY, metavar="NAME", type=_policy_name,
                                   help="lab 4: the name of your write policy (default: "
                                   f"{grade.DEFAULT_POLICY})")),
              (("--predictions",), dict(metavar="FILE", help="your predictions (default: "

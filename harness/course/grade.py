@@ -4,10 +4,20 @@ For one lab (labs.py) it
 
   1. builds the kernel and programs for every ISA the lab uses (`make all`,
      and the QEMU plugin), a failed build failing everything on that ISA;
+  0. before anything is built or booted, reads the student's predictions
+     (docs/labs/predictions/labN.toml): a mistyped key or a value that is
+     not a number stops it there, naming the line;
   2. checks correctness: boots each ISA with no model and runs the test
      programs (t_regs among them: every register survives a system call,
      an interrupt, fork and a context switch), then the lab's own checks;
-     a panic or hang fails that check and the guest is booted again;
+     a check that cannot run because the student's part is missing (lab
+     4's policy) fails.  The first panic, kill of the shell or hang on an
+     ISA fails that check and stops the ISA's other checks and its
+     measurements (each is marked FAILED, "not run", and says why); after
+     a hang anywhere, the other ISAs' checks get SHORT_TIMEOUT instead of
+     the usual limit, so that a change that hangs every guest is reported
+     in minutes, not in hours.  A check without a SUMMARY line shows the
+     console's last "kernel: killed" or panic line and the log's path;
   3. measures: boots each of the lab's profiles with its hardware model
      and runs the lab's benchmarks, side by side through the executor
      (harness/model/executor.py: -j N, --scheduler) when given one: the
@@ -16,7 +26,15 @@ For one lab (labs.py) it
      docs/labs/baseline/labN.json, and beside the student's predictions,
      if docs/labs/predictions/labN.toml has any;
   5. scores: a point per passed check, and the goals' points for the
-     improvement measured.
+     improvement measured, but only when every correctness check passed:
+     a kernel that fails one earns no improvement points ("correctness
+     failed"; its speed is shown as information only), so a broken kernel
+     always scores below the unmodified one, which passes every check;
+  6. says whether the numbers moved on a kernel the baseline measured: when
+     the kernel, the model and the profile are the very ones the baseline
+     was made from (their hashes in its provenance), a value that differs
+     from it is a stale baseline, a check that fails saying so; with the
+     student's change in, a change is what is being graded.
 
 It passes (exit status 0) when every correctness check passed, whatever
 the improvement: the unmodified kernel passes, and scores no improvement
@@ -27,7 +45,9 @@ writes the measured values as the lab's new baseline.
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 import subprocess
 import time
 import tomllib
@@ -37,7 +57,7 @@ from typing import Callable
 
 from .. import ROOT
 from ..bench import checks, provenance
-from ..errors import HarnessError
+from ..errors import GuestError, GuestHang, HarnessError, UsageError
 from ..guest import machines
 from ..guest.console import Guest
 from ..model import profiles, runs
@@ -55,6 +75,11 @@ PREDICTION_DIR = ROOT / "docs" / "labs" / "predictions"
 # it the cache conflicts of every benchmark, a little either way.
 SAME = 0.005
 DEFAULT_POLICY = "ordered"
+# The limit for each check on an ISA after a guest hung on another: the
+# slowest test program takes under 10 s of host time on a loaded machine
+# (the VAX's t_fs); the usual limit (checks.DEFAULT_TIMEOUT) allows for a
+# CI machine many times slower.
+SHORT_TIMEOUT = 30.0
 
 
 def baseline_path(lab: Lab) -> Path:
@@ -78,10 +103,16 @@ class Check:
 
     name: str
     arch: str
-    status: str = "ok"          # ok, FAILED, skipped (not counted)
+    status: str = "ok"          # ok or FAILED
     detail: str = ""
     seconds: float = 0.0
     points: int = 1
+    # "hung", "crashed", "lost its shell": the guest is gone, and the
+    # ISA's remaining checks are not run
+    lost: str = ""
+    # Failed because the part the student adds is not there yet (lab 4's
+    # policy): the unmodified kernel's baseline may still be written.
+    missing_part: bool = False
 
     @property
     def ok(self) -> bool:
@@ -115,14 +146,22 @@ class Grade:
     def passed(self) -> bool:
         return all(c.ok for c in self.checks)
 
+    # Why the numbers differ from the baseline's, or whether they may
+    # (baseline_note): "" when there is no baseline.
+    baseline_note: str = ""
+
     @property
     def correctness(self) -> tuple[int, int]:
-        counted = [c for c in self.checks if c.status != "skipped"]
-        return sum(c.points for c in counted if c.ok), sum(c.points for c in counted)
+        return sum(c.points for c in self.checks if c.ok), sum(c.points for c in self.checks)
 
     @property
     def improvement(self) -> tuple[float, int]:
-        return sum(g.earned for g in self.goals), sum(g.points for g in self.goals)
+        """(points earned, points possible): none earned while a
+        correctness check fails."""
+        possible = sum(g.points for g in self.goals)
+        if not self.passed:
+            return 0.0, possible
+        return sum(g.earned for g in self.goals), possible
 
 
 # ------------------------------------------------------------------ building
@@ -172,11 +211,14 @@ def readcache_then_fsck(guest: Guest, ctx: Context) -> list[str] | None:
 
 def policy_t_fs_fsck(guest: Guest, ctx: Context) -> list[str] | None:
     """Under the student's policy: t_fs passes, createdelete runs, fsck
-    finds nothing wrong.  None (skipped) when the kernel has no such policy."""
+    finds nothing wrong.  A kernel without the policy fails it: that is
+    the lab's part that is missing."""
     out = guest.run(f"policy {ctx.policy}", timeout=30)
     if any("usage" in x for x in out.lines):
         ctx.policy_exists = False
-        return None
+        return [f"no write policy {ctx.policy!r} in this kernel: `policy {ctx.policy}` "
+                f"printed {'; '.join(out.lines[-2:])!r} (lab 4 asks you to add it; if you "
+                f"named it otherwise: make grade LAB=4 POLICY=NAME)"]
     ctx.policy_exists = True
     problems = []
     if not any(f"policy={ctx.policy}" in x for x in out.lines):
@@ -224,6 +266,8 @@ class Grader:
         self._checked: dict[tuple[str, str], Check] = {}
         self._runs: dict[tuple[str, tuple[str, ...]], runs.ModelRun | str] = {}
         self._seconds: dict[tuple[str, tuple[str, ...]], float] = {}
+        self._hung = ""             # the first ISA a guest hung on
+        self._said_short = False
 
     # ---- what to do
 
@@ -238,25 +282,28 @@ class Grader:
 
     def grade(self, lab: Lab) -> Grade:
         g = Grade(lab, policy=self.policy)
+        # The predictions first: a typo must not wait for the builds.
+        g.predictions = load_predictions(lab, self.policy, self.predictions)
         ctx = Context(self.policy)
         check_arches = self._arches(lab.check_arches())
         measure_profiles = self._profiles(lab)
         all_arches = list(dict.fromkeys(
             check_arches + [profiles.load(p).isa for p in measure_profiles]))
         self.say(f"== Lab {lab.number}: {lab.title} ({lab.handout}) ==")
-        broken = set()
+        # ISA -> why its checks and measurements are not run
+        broken: dict[str, str] = {}
         if self.build:
             for arch in all_arches:
                 c = self._build(arch, lab)
                 g.checks.append(c)
                 if not c.ok:
-                    broken.add(arch)
+                    broken[arch] = "not run: the build failed"
         for arch in check_arches:
             g.checks += self._correctness(lab, arch, ctx, broken)
         self._measure(lab, g, measure_profiles, broken, ctx)
         g.baseline = load_baseline(lab)
-        g.predictions = load_predictions(lab, self.policy, self.predictions)
         g.goals = score_goals(lab, g.values, g.baseline.get("values", {}), self.policy)
+        check_baseline(g)
         return g
 
     # ---- steps
@@ -279,26 +326,43 @@ class Grader:
         self._built[arch] = c
         return c
 
-    def _correctness(self, lab: Lab, arch: str, ctx: Context, broken: set[str]) -> list[Check]:
+    def _timeout(self) -> float:
+        """A check's limit: the usual one, or SHORT_TIMEOUT once a guest hung."""
+        return SHORT_TIMEOUT if self._hung else checks.DEFAULT_TIMEOUT
+
+    def _correctness(self, lab: Lab, arch: str, ctx: Context,
+                     broken: dict[str, str]) -> list[Check]:
         out: list[Check] = []
+        names = [*lab.programs, *lab.guest_checks]
         if arch in broken:
-            for name in [*lab.programs, *lab.guest_checks]:
-                c = Check(name, arch, "FAILED", "not run: the build failed")
+            for name in names:
+                c = Check(name, arch, "FAILED", broken[arch])
                 self._report(c)
                 out.append(c)
             return out
+        if self._hung and not self._said_short:
+            self.say(f"(a guest hung on {self._hung}: each check now has {SHORT_TIMEOUT:g} s, "
+                     f"not {checks.DEFAULT_TIMEOUT:g})")
+            self._said_short = True
         session = _Session(arch, self.log_dir / f"{arch}-check.log")
         try:
-            for name in lab.programs:
-                if (arch, name) not in self._checked:
-                    self._checked[(arch, name)] = self._program(session, arch, name)
-                c = self._checked[(arch, name)]
+            for name in names:
+                if arch in broken:          # a guest hung or crashed: stop here
+                    c = Check(name, arch, "FAILED", broken[arch])
+                elif name in lab.programs:
+                    if (arch, name) not in self._checked:
+                        self._checked[(arch, name)] = self._program(session, arch, name)
+                    c = self._checked[(arch, name)]
+                else:
+                    c = self._guest_check(session, arch, name, ctx)
                 self._report(c)
                 out.append(c)
-            for name in lab.guest_checks:
-                c = self._guest_check(session, arch, name, ctx)
-                self._report(c)
-                out.append(c)
+                if c.lost and arch not in broken:
+                    broken[arch] = (f"not run: the guest {c.lost} in {name} on {arch}, "
+                                    f"so the ISA's other checks and measurements were "
+                                    f"stopped")
+                    if c.lost == "hung" and not self._hung:
+                        self._hung = arch
         finally:
             session.close()
         return out
@@ -306,26 +370,43 @@ class Grader:
     def _program(self, session: "_Session", arch: str, name: str) -> Check:
         t = time.monotonic()
         try:
-            run = checks.run_check(session.guest(), name, timeout=checks.DEFAULT_TIMEOUT)
+            run = checks.run_check(session.guest(), name, timeout=self._timeout())
+        except GuestError as e:
+            log = session.current_log()
+            session.lost()
+            return Check(name, arch, "FAILED", f"{_one_line(e)}\nconsole log: {log}",
+                         time.monotonic() - t, lost=_how_lost(e))
         except HarnessError as e:
             session.lost()
             return Check(name, arch, "FAILED", _one_line(e), time.monotonic() - t)
         problems = run.problems()
-        return Check(name, arch, "FAILED" if problems else "ok", "; ".join(problems[:3]),
-                     time.monotonic() - t)
+        detail = "; ".join(problems[:3])
+        lost = ""
+        if run.summary is None:
+            # It did not finish: say what the console said last, and where it is.
+            said = last_trouble(run.lines, session.current_log())
+            detail += f"\n{said or 'no kernel: killed or panic line'}; " \
+                      f"console log: {session.current_log()}"
+            if said and "name=sh " in said:
+                lost = "lost its shell"
+        return Check(name, arch, "FAILED" if problems else "ok", detail,
+                     time.monotonic() - t, lost=lost)
 
     def _guest_check(self, session: "_Session", arch: str, name: str, ctx: Context) -> Check:
         t = time.monotonic()
         try:
             problems = GUEST_CHECKS[name](session.guest(), ctx)
+        except GuestError as e:
+            log = session.current_log()
+            session.lost()
+            return Check(name, arch, "FAILED", f"{_one_line(e)}\nconsole log: {log}",
+                         time.monotonic() - t, lost=_how_lost(e))
         except HarnessError as e:
             session.lost()
             return Check(name, arch, "FAILED", _one_line(e), time.monotonic() - t)
-        if problems is None:
-            return Check(name, arch, "skipped", f"no policy {ctx.policy!r} in this kernel yet",
-                         time.monotonic() - t)
+        problems = problems or []
         return Check(name, arch, "FAILED" if problems else "ok", "; ".join(problems[:3]),
-                     time.monotonic() - t)
+                     time.monotonic() - t, missing_part=ctx.policy_exists is False)
 
     @staticmethod
     def _groups(lab: Lab, profile: str) -> list[list[labs.Measure]]:
@@ -336,7 +417,8 @@ class Grader:
         return [group for group in ([m for m in measures if "{policy}" not in m.command],
                                     [m for m in measures if "{policy}" in m.command]) if group]
 
-    def _prefetch(self, lab: Lab, profiles_: list[str], broken: set[str], ctx: Context) -> None:
+    def _prefetch(self, lab: Lab, profiles_: list[str], broken: dict[str, str],
+                  ctx: Context) -> None:
         """Boot every measurement _measure will ask for at once, through the
         executor, when there is one and more than one boot to do."""
         wanted = []
@@ -356,7 +438,7 @@ class Grader:
                                                          what="measurements")):
             self._runs[key], self._seconds[key] = run, seconds
 
-    def _measure(self, lab: Lab, g: Grade, profiles_: list[str], broken: set[str],
+    def _measure(self, lab: Lab, g: Grade, profiles_: list[str], broken: dict[str, str],
                  ctx: Context) -> None:
         self._prefetch(lab, profiles_, broken, ctx)
         for profile in profiles_:
@@ -365,7 +447,7 @@ class Grader:
                 commands = tuple(m.command.format(policy=self.policy) for m in group)
                 name = f"measure {profile}: {' ; '.join(commands)}"
                 if arch in broken:
-                    c = Check(name, arch, "FAILED", "not run: the build failed")
+                    c = Check(name, arch, "FAILED", broken[arch])
                     self._report(c)
                     g.checks.append(c)
                     continue
@@ -444,6 +526,11 @@ class _Session:
             self._guest = g
         return self._guest
 
+    def current_log(self) -> Path:
+        """The console log of the guest booted last (or about to be)."""
+        n = max(self.boots, 1)
+        return self.log if n == 1 else self.log.with_suffix(f".{n}.log")
+
     def lost(self) -> None:
         """The guest panicked, hung or exited: the next check boots a new one."""
         self.close()
@@ -452,6 +539,32 @@ class _Session:
         if self._guest is not None:
             self._guest.close()
             self._guest = None
+
+
+def _how_lost(e: GuestError) -> str:
+    return "hung" if isinstance(e, GuestHang) else "crashed"
+
+
+# What the console says when a program or the kernel died: `kernel: killed
+# ...` (the kernel killed a process) and `panic: ...`.
+TROUBLE = ("kernel: killed", "panic: ")
+
+
+def last_trouble(lines: list[str], log: Path | None = None) -> str:
+    """The last "kernel: killed" or panic line of a check's output, or of
+    its console log (a line printed after the prompt came back): "" if none."""
+    for source in (lines, _log_lines(log)):
+        for line in reversed(source):
+            if any(t in line for t in TROUBLE):
+                return line.strip()
+    return ""
+
+
+def _log_lines(log: Path | None) -> list[str]:
+    try:
+        return log.read_text(errors="replace").splitlines() if log else []
+    except OSError:
+        return []
 
 
 def _one_line(e: Exception) -> str:
@@ -497,20 +610,35 @@ def load_predictions(lab: Lab, policy: str = DEFAULT_POLICY,
     path = path or prediction_path(lab)
     if not path.exists():
         return {}
+    text = path.read_text()
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise HarnessError(f"{path}: {e}") from None
-    keys = set(lab.keys(policy))
+        line = _error_line(text, str(e))
+        raise UsageError(f"{path}: {e}" + (f": {line.strip()!r} (each uncommented line must "
+                                            f"be \"KEY\" = NUMBER)" if line else "")) from None
+    keys = lab.keys(policy)
     out = {}
     for k, v in data.items():
         if k not in keys:
-            raise HarnessError(f"{path}: {k!r} is not a measurement of lab {lab.number} "
-                               f"(they are listed, commented out, in the file as shipped)")
+            near = difflib.get_close_matches(k, keys, n=1)
+            raise UsageError(f"{path}: {k!r} is not a measurement of lab {lab.number}"
+                             + (f" (did you mean {near[0]!r}?)" if near else
+                                " (they are listed, commented out, in "
+                                f"prediction_template's file: {prediction_path(lab)})"))
         if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise HarnessError(f"{path}: {k!r} must be a number, not {v!r}")
+            raise UsageError(f"{path}: {k!r} must be a number, not {v!r}")
         out[k] = float(v)
     return out
+
+
+def _error_line(text: str, message: str) -> str:
+    """The line a TOML error names ("... (at line 12, column 3)"), if any."""
+    m = re.search(r"at line (\d+)", message)
+    lines = text.splitlines()
+    if m and 0 < int(m.group(1)) <= len(lines):
+        return lines[int(m.group(1)) - 1]
+    return ""
 
 
 def prediction_template(lab: Lab) -> str:
@@ -539,6 +667,61 @@ def prediction_template(lab: Lab) -> str:
                 current = head
             lines.append(f'# "{k}" =')
     return "\n".join(lines) + "\n"
+
+
+def _made_from(prov: dict | None) -> tuple:
+    """What a profile's numbers depend on, from its provenance: the hashes
+    of the kernel's sources, of the model plugin's, of the profile, and the
+    emulator's version (not the images': a kernel built in another
+    directory differs in its debugging information only)."""
+    prov = prov or {}
+    return ((prov.get("build") or {}).get("sources_sha256"),
+            (prov.get("hwmodel_plugin") or {}).get("sources_sha256"),
+            (prov.get("profile") or {}).get("sha256"),
+            (prov.get("emulator") or {}).get("version"))
+
+
+def check_baseline(g: Grade) -> None:
+    """Whether the numbers may differ from the baseline's.  Where a
+    profile's kernel, model and profile are the ones the baseline measured,
+    they must not: a check that fails naming the stale baseline and the
+    command that makes it again.  Where the kernel differs (the student's
+    change), a note says that the change column is the change's."""
+    base_prov = g.baseline.get("provenance") or {}
+    base_values = g.baseline.get("values", {})
+    if not g.baseline:
+        g.baseline_note = ""
+        return
+    same, changed = [], []
+    for profile, prov in g.provenance.items():
+        then = base_prov.get(profile)
+        if then is not None and _made_from(prov) == _made_from(then) and None not in \
+                _made_from(prov)[0:1]:
+            same.append(profile)
+        else:
+            changed.append(profile)
+    for profile in same:
+        moved = {k: (base_values[k], v) for k, v in g.values.items()
+                 if k.startswith(profile + " ") and k in base_values
+                 and abs(v - base_values[k]) > SAME * abs(base_values[k])}
+        c = Check(f"baseline: {profile} unchanged kernel, unchanged numbers",
+                  profiles.load(profile).isa, points=0)
+        if moved:
+            k, (then, now) = next(iter(moved.items()))
+            c.status = "FAILED"
+            c.detail = (f"docs/labs/baseline/lab{g.lab.number}.json is stale: this kernel, "
+                        f"model and profile are the ones it measured, yet {len(moved)} "
+                        f"value(s) moved, e.g. {k!r}: {fmt(then)} then, {fmt(now)} now "
+                        f"(a teacher makes it again: `{baseline_command(g.lab)}` on a clean "
+                        f"tree)")
+        g.checks.append(c)
+    if changed:
+        g.baseline_note = (f"your kernel (or model) differs from the one the baseline "
+                           f"measured on {', '.join(changed)}: the change column is your "
+                           f"change's effect")
+    else:
+        g.baseline_note = ("the kernel, model and profiles are the ones the baseline "
+                           "measured: every value must equal it")
 
 
 def change(now: float, base: float) -> float | None:
@@ -585,6 +768,17 @@ def fmt(v: float) -> str:
     return f"{v:#.3g}"                  # 1.00, not 1
 
 
+def off_by(predicted: float, measured: float, unit: str) -> str:
+    """How far a prediction was off: relative to the measured value, or,
+    where either is 0 (a relative error of -100% or infinity says nothing),
+    the difference in the metric's unit."""
+    if predicted == 0 or measured == 0:
+        if predicted == measured:
+            return "exact"
+        return f"{'+' if predicted > measured else '-'}{fmt(abs(predicted - measured))} {unit}"
+    return _pct(change(predicted, measured))
+
+
 def _pct(ch: float | None) -> str:
     if ch is None:
         return "-"
@@ -618,10 +812,13 @@ def format_grade(g: Grade) -> str:
                _pct(change(now, base)) if now is not None and base is not None else "-")
         if g.predictions:
             p = g.predictions.get(k)
-            off = _pct(change(p, now)) if p is not None and now else ""
+            off = off_by(p, now, labs.METRICS[metric].unit) if p is not None and \
+                now is not None else ""
             row += (fmt(p) if p is not None else "", off)
         rows.append(row)
     lines += format_table(None, rows, left=3, indent="  ")
+    if g.baseline_note:
+        lines.append(f"  ({g.baseline_note})")
     said = set()
     for k, why in g.not_measured.items():
         profile, bench, case, _ = k.split(" ")
@@ -632,12 +829,15 @@ def format_grade(g: Grade) -> str:
                          f"values on {profile}: {why}")
             said.add((profile, why))
     if g.goals:
-        lines.append("Goals:")
+        lines.append("Goals:" if g.passed else
+                     "Goals (correctness failed: the changes are information only, "
+                     "worth no points):")
         for gr in g.goals:
             got = ("not measured, or no baseline" if gr.change is None else
                    f"{_pct(gr.change)} ({gr.key.split(' ')[0]})")
+            earned = gr.earned if g.passed else 0
             lines.append(f"  {gr.text}: {got}, target {100 * gr.target:+.0f}%: "
-                         f"{gr.earned:g}/{gr.points}")
+                         f"{earned:g}/{gr.points}")
     ok, total = g.correctness
     earned, possible = g.improvement
     verdict = "passed" if g.passed else "FAILED"
@@ -646,7 +846,10 @@ def format_grade(g: Grade) -> str:
         verdict += ": " + ", ".join(f"{c.name} on {c.arch}" for c in failed[:5]) + \
             (" ..." if len(failed) > 5 else "")
     parts = [f"correctness {ok}/{total} ({verdict})"]
-    if possible:
+    if possible and not g.passed:
+        parts.append(f"improvement 0/{possible}: correctness failed, no performance "
+                     f"credit")
+    elif possible:
         improved = "no improvement over the baseline" if earned == 0 else "improvement"
         parts.append(f"{improved} {earned:g}/{possible}")
     lines.append(f"Lab {lab.number} score: {ok + earned:g}/{total + possible}: "
@@ -691,7 +894,7 @@ def write_baseline(g: Grade, force: bool = False) -> Path:
     if dirty and not force:
         raise HarnessError("the tree has uncommitted changes: a baseline is the unmodified "
                            "kernel's numbers (commit or stash first, or --force)")
-    if not g.passed:
+    if not all(c.ok or c.missing_part or c.points == 0 for c in g.checks):
         raise HarnessError("correctness checks failed: no baseline written")
     wanted = g.lab.keys(g.policy, student=False)
     missing = [k for k in wanted if k not in g.values]

@@ -16,7 +16,8 @@ commands with canned protocol lines.  Options make it misbehave:
   --pidfile PATH              write our pid there (tests check it is gone)
 
 Commands: getpid cswitch select bcopy readcache openclose createdelete andrew mips
-(canned RESULT lines, values in CANNED below), echo WORDS, t_ok, t_bad, t_fault, t_nosummary, noresult,
+(canned RESULT lines, values in CANNED below), echo WORDS, t_ok, t_bad, t_fault, t_nosummary,
+t_shellkill, policy [NAME], noresult,
 failbench, badresult, zeronet, killedbench, hang, panic, slow SECONDS, exit,
 garbage, halt, serve [SECONDS] (a server: "serve: ready", then "serve: done"
 after SECONDS, or "^C" when sent Ctrl-C).  Anything else: "exec NAME failed".
@@ -83,6 +84,7 @@ CANNED = {
                 "PASS name=null_load_killed", "SKIP name=misaligned why=not_on_this_isa",
                 "SUMMARY passed=1 failed=0 skipped=1"],
     "t_nosummary": ["PASS name=one"],
+    "t_shellkill": ["PASS name=one", "kernel: killed pid=3 name=sh why=load_fault pc=0x10 addr=0x0"],
     "noresult": ["this benchmark forgot its RESULT line"],
     "failbench": ["RESULT bench=getpid case=call iters=10 ns=200 loop_ns=100 insns=200 loop_insns=100",
                   "FAIL name=getpid_value why=wrong_pid"],
@@ -219,6 +221,11 @@ def main() -> int:
                 con.line(slower(text) if cmd in args.slower else text)
         elif cmd == "echo":
             con.line(" ".join(words[1:]))
+        elif cmd == "policy":           # the unmodified kernel's three policies
+            if len(words) > 1 and words[1] not in ("sync", "delayed", "writethrough"):
+                con.line("usage: policy [sync|delayed|writethrough] [-age MS]")
+            else:
+                con.line(f"policy={words[1] if len(words) > 1 else 'sync'} age_ms=30000")
         elif cmd == "hang":
             forever()
         elif cmd == "panic":

@@ -63,13 +63,71 @@ def test_a_broken_build_fails_every_check_on_that_isa(fake_machine, tmp_path):
     assert (tmp_path / "build-fake.log").read_text().startswith("kernel/port/sched.c")
 
 
-def test_a_panic_fails_its_check_and_the_next_boots_again(fake_machine, tmp_path):
+def test_a_panic_fails_its_check_and_stops_the_isas_other_checks(fake_machine, tmp_path):
     fake_machine()
-    g = grader(tmp_path).grade(fake_lab("panic", "t_ok"))
+    said = []
+    g = grader(tmp_path, said=said).grade(fake_lab("t_ok", "panic", "t_ok2"))
     by_name = {c.name: c for c in g.checks}
-    assert by_name["panic"].status == "FAILED" and "panic" in by_name["panic"].detail
     assert by_name["t_ok"].status == "ok"
+    assert by_name["panic"].status == "FAILED" and "panic" in by_name["panic"].detail
+    assert "console log: " in by_name["panic"].detail
+    # not run, and it says why (the fake guest would have said `exec failed`)
+    assert by_name["t_ok2"].status == "FAILED"
+    assert by_name["t_ok2"].detail.startswith("not run: the guest crashed in panic on fake")
     assert not g.passed
+
+
+def test_after_a_hang_the_checks_get_a_short_limit(fake_machine, tmp_path, monkeypatch):
+    fake_machine()
+    monkeypatch.setattr(grade.checks, "DEFAULT_TIMEOUT", 3.0)
+    monkeypatch.setattr(grade, "SHORT_TIMEOUT", 1.0)
+    said = []
+    gr = grader(tmp_path, said=said)
+    g = gr.grade(fake_lab("hang", "t_ok"))
+    hung = next(c for c in g.checks if c.name == "hang")
+    assert hung.lost == "hung" and "no prompt after 3 s" in hung.detail
+    assert next(c for c in g.checks if c.name == "t_ok").detail.startswith(
+        "not run: the guest hung in hang on fake")
+    assert gr._timeout() == 1.0                 # the next ISA's checks
+    gr._checked.clear()
+    gr.grade(fake_lab("t_ok"))
+    assert any("a guest hung on fake: each check now has 1 s, not 3" in m for m in said)
+
+
+def test_a_check_that_lost_its_shell_shows_the_kill_line_and_the_log(fake_machine, tmp_path):
+    fake_machine()
+    g = grader(tmp_path).grade(fake_lab("t_shellkill"))
+    c = next(c for c in g.checks if c.name == "t_shellkill")
+    assert c.status == "FAILED" and c.lost == "lost its shell"
+    assert "no SUMMARY line" in c.detail
+    assert "kernel: killed pid=3 name=sh why=load_fault" in c.detail
+    assert f"console log: {tmp_path / 'fake-check.log'}" in c.detail
+    text = grade.format_grade(g)
+    assert "t_shellkill on fake" in text
+
+
+def test_lab4_without_the_students_policy_fails(fake_machine, tmp_path):
+    fake_machine()
+    g = grader(tmp_path).grade(fake_lab("t_ok", guest_checks=("policy_t_fs_fsck",)))
+    c = next(c for c in g.checks if c.name == "policy_t_fs_fsck")
+    assert c.status == "FAILED" and c.missing_part
+    assert "no write policy 'ordered' in this kernel" in c.detail
+    assert not g.passed and g.correctness == (2, 3)
+    assert "FAILED: policy_t_fs_fsck on fake" in grade.format_grade(g)
+
+
+def test_a_bad_prediction_is_refused_before_anything_is_built(fake_machine, monkeypatch,
+                                                              tmp_path, capsys):
+    fake_machine()
+    monkeypatch.setitem(labs.LABS, 99, fake_lab("t_ok"))
+    built = []
+    monkeypatch.setattr(grade, "make", lambda targets: built.append(targets) or (True, ""))
+    bad = tmp_path / "p.toml"
+    bad.write_text('"ds3100 getpid call cycle" = 300\n')
+    assert cli.main(["grade", "--lab", "1", "--predictions", str(bad),
+                     "--out", str(tmp_path)]) == 2
+    assert "did you mean 'ds3100 getpid call cycles'" in capsys.readouterr().err
+    assert built == [] and not (tmp_path / "grade-lab1.json").exists()
 
 
 def test_checks_run_once_for_several_labs(fake_machine, tmp_path):
@@ -118,6 +176,39 @@ def test_a_policy_is_scored_against_sync():
     assert missing.change is None and missing.earned == 0
 
 
+def lab2_grade(values: dict, failed: bool = False) -> grade.Grade:
+    g = grade.Grade(labs.LAB2, values=values)
+    g.checks = [grade.Check("t_ok", "riscv"), grade.Check("t_regs", "riscv")]
+    if failed:
+        g.checks[1].status, g.checks[1].detail = "FAILED", "FAIL name=t4 why=clobbered"
+    g.baseline = grade.load_baseline(labs.LAB2)
+    g.goals = grade.score_goals(labs.LAB2, g.values, g.baseline["values"], "ordered")
+    return g
+
+
+def test_no_performance_credit_while_correctness_fails():
+    base = grade.load_baseline(labs.LAB2)["values"]
+    faster = {k: (v * 0.5 if k.endswith(" cycles") else v) for k, v in base.items()}
+    good, broken, unmodified = lab2_grade(faster), lab2_grade(faster, True), lab2_grade(base)
+    assert good.improvement[0] == 30                 # half the cycles: every goal met
+    assert broken.improvement == (0.0, 30)           # the same speed, a check failed
+    text = grade.format_grade(broken)
+    assert "correctness failed" in text and "improvement 0/30" in text
+    assert "-50.0%" in text                          # the speed, as information
+    score = lambda g: sum(g.correctness[:1]) + g.improvement[0]   # noqa: E731
+    assert score(broken) < score(unmodified) < score(good)
+
+
+def test_a_prediction_of_zero_is_off_by_a_difference_not_a_percentage():
+    assert grade.off_by(0.0, 0.0149, "us") == "-0.0149 us"
+    assert grade.off_by(2.0, 0.0, "traps") == "+2.00 traps"
+    assert grade.off_by(0.0, 0.0, "traps") == "exact"
+    assert grade.off_by(110.0, 100.0, "insns") == "+10.0%"
+    g = lab2_grade({"ds3100 getpid call us": 0.0149})
+    g.predictions = {"ds3100 getpid call us": 0.0}
+    assert "-100" not in grade.format_grade(g)
+
+
 def test_the_unmodified_kernel_reports_no_improvement(fake_machine, tmp_path):
     g = grade.Grade(labs.LAB2, values=dict(json.loads(
         grade.baseline_path(labs.LAB2).read_text())["values"]))
@@ -139,12 +230,24 @@ def test_each_lab_has_its_handout_baseline_and_prediction_file(lab):
     base = grade.load_baseline(lab)
     assert set(base["values"]) == set(lab.keys("ordered", student=False)), \
         f"docs/labs/baseline/lab{lab.number}.json is stale: `{grade.baseline_command(lab)}`"
-    assert grade.prediction_path(lab).read_text() == grade.prediction_template(lab), \
-        f"docs/labs/predictions/lab{lab.number}.toml is not grade.prediction_template()'s"
-    assert grade.load_predictions(lab) == {}          # shipped with nothing filled in
+    # The student's file is only read, as the grader reads it: filled in or
+    # not, it must parse, with keys of the lab's (a student's predictions
+    # must never break the project's tests).
+    grade.load_predictions(lab)
     for g in lab.goals:
         for k in g.keys:
             assert k in lab.keys("{policy}") or k.format(policy="ordered") in lab.keys("ordered")
+
+
+@pytest.mark.parametrize("lab", list(labs.LABS.values()), ids=lambda lab: f"lab{lab.number}")
+def test_the_prediction_template_lists_every_measured_value(lab, tmp_path):
+    text = grade.prediction_template(lab)
+    keys = [line.split('"')[1] for line in text.splitlines() if line.startswith('# "')]
+    assert keys == lab.keys(grade.DEFAULT_POLICY)
+    # every line filled in: the grader takes it
+    p = tmp_path / "filled.toml"
+    p.write_text("".join(f'"{k}" = {i}\n' for i, k in enumerate(keys)))
+    assert len(grade.load_predictions(lab, path=p)) == len(keys)
 
 
 def test_predictions_are_read_and_typos_refused(tmp_path):
@@ -153,7 +256,11 @@ def test_predictions_are_read_and_typos_refused(tmp_path):
     p.write_text('"mvax2 getpid call insns" = 60\n')
     assert grade.load_predictions(lab, path=p) == {"mvax2 getpid call insns": 60.0}
     p.write_text('"mvax2 getpid call insn" = 60\n')
-    with pytest.raises(HarnessError, match="not a measurement of lab 1"):
+    with pytest.raises(HarnessError, match="not a measurement of lab 1 "
+                       "\\(did you mean 'mvax2 getpid call insns'\\?\\)"):
+        grade.load_predictions(lab, path=p)
+    p.write_text('# a comment\n"mvax2 getpid call insns" =\n')
+    with pytest.raises(HarnessError, match="line 2.*must be \"KEY\" = NUMBER"):
         grade.load_predictions(lab, path=p)
     p.write_text('"mvax2 getpid call insns" = "sixty"\n')
     with pytest.raises(HarnessError, match="must be a number"):
