@@ -232,7 +232,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
-.PHONY: all help hwmodel toolchain iso test-images deps check-args run shell compare test unit-test crashtest \
+.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest \
         calibrate figure1 figure4 sweep docs clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
@@ -276,17 +276,26 @@ DEPS_ARCHES = $(ARCH)
 deps:  ## install what is missing: ARCH's cross compiler and emulator (QEMU 10), the Python packages
 	@scripts/install-deps.sh $(or $(strip $(DEPS_ARCHES)),$(ARCH))
 
-# What run and shell will ask the harness, checked before anything is
-# built: the profile's machine must be ARCH, and the harness's own argument
-# parser checks the benchmark names (argparse checks each option as it
-# reads it, so --help after them exits 0 only if they are good).
+# What a command will ask the harness, checked before anything is built or
+# booted (and before `deps`): the profile's machine must be ARCH, and the
+# harness checks the rest, each value by name, the files they name too
+# (a profile's values, a lab's predictions), with `--check-only`, which
+# exits without building anything (in under 2 s: tests/unit/test_makefile.py).
+# Each command sets HARNESS_ARGS, the arguments its recipe passes the
+# harness, so what is checked is what runs.
 comma := ,
 BENCH_ARGS = $(patsubst %,--bench %,$(subst $(comma), ,$(BENCH)))
 PROFILE_ISA = $(call profile_isa,$(PROFILE))
+RUN_ARGS = run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(SUITE_ARGS) $(if $(TAG),--tag $(TAG))
+HARNESS_ARGS = $(RUN_ARGS)
+# run and shell boot ARCH under PROFILE; the other commands find the ISA
+# from their own profile (attribute, figure4, sweep) or boot several.
+PROFILE_ON_ARCH = yes
+attribute calibrate crashtest figure1 figure4 grade sweep: PROFILE_ON_ARCH =
 check-args:
-	@test -z "$(PROFILE_ISA)" -o "$(PROFILE_ISA)" = "$(ARCH)" || \
+	@test -z "$(PROFILE_ON_ARCH)" -o -z "$(PROFILE_ISA)" -o "$(PROFILE_ISA)" = "$(ARCH)" || \
 	    { echo "make: PROFILE=$(PROFILE) models a $(PROFILE_ISA) machine: use ARCH=$(PROFILE_ISA)" >&2; exit 2; }
-	@$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(SUITE_ARGS) --help >/dev/null
+	@$(PYTHON) -m harness --check-only $(HARNESS_ARGS)
 
 # TAG=name keeps this run apart: results/ARCH-PROFILE-TAG/ (docs/harness.md).
 # SUITE=measure runs the standard OS measurements instead (docs/measure.md):
@@ -294,7 +303,7 @@ check-args:
 SUITE_ARGS = $(if $(SUITE),--suite $(SUITE))
 run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; SUITE=measure; TAG=name), print the tables
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(SUITE_ARGS) $(if $(TAG),--tag $(TAG))
+	$(PYTHON) -m harness $(RUN_ARGS)
 
 # Two runs side by side, per benchmark and case: A and B are tags or run
 # directories (make compare A=before B=after).
@@ -302,9 +311,10 @@ compare:  ## two runs side by side per benchmark and case (A=tag-or-dir B=tag-or
 	@test -n "$(A)" -a -n "$(B)" || { echo "make compare: give A=tag-or-run-dir B=tag-or-run-dir" >&2; exit 2; }
 	$(PYTHON) -m harness compare $(A) $(B)
 
+shell: HARNESS_ARGS = shell --arch $(ARCH) --profile $(PROFILE)
 shell: check-args deps  ## boot ARCH to the guest's shell on this terminal (type halt to leave)
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness shell --arch $(ARCH) --profile $(PROFILE)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 # The integration tests run on every ISA in TEST_ARCHES (a matrix, as in
 # kvm-unit-tests), two pytest workers at a time: one per core: every ISA
@@ -346,10 +356,11 @@ RUNS_J    = $(or $(J),$(MAKE_J))
 RUNS_ARGS = $(if $(RUNS_J),-j $(RUNS_J)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 calibrate figure1: DEPS_ARCHES = $(PAPER_ARCHES)
-calibrate: deps  ## fit the paper's machines' CPI and memory bandwidth to Tables 1 and 5 (J=n side by side, SCHEDULER=)
+calibrate: HARNESS_ARGS = calibrate $(RUNS_ARGS)
+calibrate: check-args deps  ## fit the paper's machines' CPI and memory bandwidth to Tables 1 and 5 (J=n side by side, SCHEDULER=)
 	$(Q)$(MAKE) hwmodel
 	$(Q)for a in $(PAPER_ARCHES); do $(MAKE) all ARCH=$$a || exit 1; done
-	$(PYTHON) -m harness calibrate $(RUNS_ARGS)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 # Crash consistency under each write policy (docs/crashtest.md): the model
 # logs every disk write of createdelete, Andrew and a metadata workload on
@@ -357,33 +368,39 @@ calibrate: deps  ## fit the paper's machines' CPI and memory bandwidth to Tables
 # CRASH_POINTS per log) is replayed onto the image and checked with
 # tools/fsck, and fsck -y (results/crashtest/).
 CRASH_POINTS ?= 400
-crashtest: deps  ## crash points of three workloads under each write policy: fsck, fsck -y, data lost (results/crashtest/)
+crashtest: HARNESS_ARGS = crashtest --arch $(ARCH) --max-points $(CRASH_POINTS)
+crashtest: check-args deps  ## crash points of three workloads under each write policy: fsck, fsck -y, data lost (results/crashtest/)
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness crashtest --arch $(ARCH) --max-points $(CRASH_POINTS)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
 # it: the six machines' models, each on its ISA (results/figure1.*).
-figure1: deps  ## the paper's Figure 1 from the six machines' models (results/figure1.*; J=n, SCHEDULER=)
+figure1: HARNESS_ARGS = figure1 $(RUNS_ARGS)
+figure1: check-args deps  ## the paper's Figure 1 from the six machines' models (results/figure1.*; J=n, SCHEDULER=)
 	$(Q)$(MAKE) hwmodel
 	$(Q)for a in $(PAPER_ARCHES); do $(MAKE) all ARCH=$$a || exit 1; done
-	$(PYTHON) -m harness figure1 $(RUNS_ARGS)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 # Chen et al.'s Figure 4 (memory access time against array size, one curve
 # per page-allocation policy) on pc-p5, or on PROFILE= (results/figure4*).
 FIGURE4_PROFILE = $(if $(filter-out none,$(PROFILE)),$(PROFILE),pc-p5)
 figure4: DEPS_ARCHES = $(call profile_isa,$(FIGURE4_PROFILE))
-figure4: deps  ## Chen et al.'s Figure 4 on pc-p5 (or PROFILE=): results/figure4.png, .csv
+figure4: HARNESS_ARGS = figure4 --profile $(FIGURE4_PROFILE)
+figure4: check-args deps  ## Chen et al.'s Figure 4 on pc-p5 (or PROFILE=): results/figure4.png, .csv
 	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(FIGURE4_PROFILE))
-	$(PYTHON) -m harness figure4 --profile $(FIGURE4_PROFILE)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 sweep: DEPS_ARCHES = $(call profile_isa,$(SWEEP_PROFILE))
-sweep: deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES (and SWEEP_PARAM2 over SWEEP_VALUES2), plot (results/sweep-*; J=n, SCHEDULER=)
-	@test -n "$(call profile_isa,$(SWEEP_PROFILE))" || \
-	    { echo "make sweep: SWEEP_PROFILE=$(SWEEP_PROFILE): no such model; choose one of: $(filter-out none,$(PROFILES))" >&2; exit 2; }
-	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(SWEEP_PROFILE))
-	$(PYTHON) -m harness sweep --arch $(call profile_isa,$(SWEEP_PROFILE)) --profile $(SWEEP_PROFILE) \
+sweep: HARNESS_ARGS = sweep --arch $(call profile_isa,$(SWEEP_PROFILE)) --profile $(SWEEP_PROFILE) \
 	    --param $(SWEEP_PARAM) --values $(SWEEP_VALUES) $(patsubst %,--bench %,$(SWEEP_BENCH)) \
 	    $(if $(SWEEP_PARAM2),--param2 $(SWEEP_PARAM2) --values2 $(SWEEP_VALUES2)) $(RUNS_ARGS)
+sweep: sweep-profile check-args deps  ## vary SWEEP_PARAM of SWEEP_PROFILE over SWEEP_VALUES (and SWEEP_PARAM2 over SWEEP_VALUES2), plot (results/sweep-*; J=n, SCHEDULER=)
+	$(Q)$(MAKE) all hwmodel ARCH=$(call profile_isa,$(SWEEP_PROFILE))
+	$(PYTHON) -m harness $(HARNESS_ARGS)
+
+sweep-profile:
+	@test -n "$(call profile_isa,$(SWEEP_PROFILE))" || \
+	    { echo "make sweep: SWEEP_PROFILE=$(SWEEP_PROFILE): no such model; choose one of: $(filter-out none,$(PROFILES))" >&2; exit 2; }
 
 # The tables of results in README.md, docs/ and hw-models/README.md, made
 # again from the results files (harness/docs/): each `<!-- docs: NAME -->`
@@ -400,9 +417,10 @@ docs:  ## rewrite the docs' tables of results from results/, running what is mis
 # (harness/course/grade.py); BASELINE=1, on an unmodified tree, writes the
 # unmodified kernel's numbers; POLICY= is lab 4's write policy.
 grade: DEPS_ARCHES = $(ARCHES)
-grade: deps  ## grade a lab (LAB=n; all five if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
-	$(PYTHON) -m harness grade $(if $(LAB),--lab $(LAB)) $(if $(BASELINE),--write-baseline) \
+grade: HARNESS_ARGS = grade $(if $(LAB),--lab $(LAB)) $(if $(BASELINE),--write-baseline) \
 	    $(if $(POLICY),--policy $(POLICY)) $(RUNS_ARGS)
+grade: check-args deps  ## grade a lab (LAB=n; all five if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 gdb: deps  ## ARCH's kernel stopped under gdb (the VAX: SIMH's debugger), PROG=name's symbols too: docs/debugging.md
 	$(Q)$(MAKE) all ARCH=$(ARCH)
@@ -411,17 +429,20 @@ gdb: deps  ## ARCH's kernel stopped under gdb (the VAX: SIMH's debugger), PROG=n
 # attribute runs on PROFILE's ISA: make calls itself again with that ARCH.
 ATTRIBUTE_ARCH = $(or $(call profile_isa,$(PROFILE)),$(ARCH))
 attribute: DEPS_ARCHES = $(ATTRIBUTE_ARCH)
-attribute: deps  ## where BENCH's cycles go under PROFILE, by function (CASE=name; FUNCTION="f g": by instruction)
-	@test "$(PROFILE)" != none || { echo "make attribute: give PROFILE=, a hardware model (e.g. ds3100)" >&2; exit 2; }
+attribute: HARNESS_ARGS = attribute --profile $(PROFILE) --arch $(ATTRIBUTE_ARCH) \
+	    --bench $(or $(BENCH),getpid) $(if $(CASE),--case $(CASE)) \
+	    $(foreach f,$(FUNCTION),--function $(f))
+attribute: attribute-profile check-args deps  ## where BENCH's cycles go under PROFILE, by function (CASE=name; FUNCTION="f g": by instruction)
 ifneq ($(ARCH),$(ATTRIBUTE_ARCH))
 	@test "$(origin ARCH)" != "command line" || { echo "make attribute: PROFILE=$(PROFILE) runs on $(ATTRIBUTE_ARCH), not ARCH=$(ARCH)" >&2; exit 2; }
 	@$(MAKE) attribute ARCH=$(ATTRIBUTE_ARCH)
 else
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
-	$(PYTHON) -m harness attribute --profile $(PROFILE) --arch $(ARCH) \
-	    --bench $(or $(BENCH),getpid) $(if $(CASE),--case $(CASE)) \
-	    $(foreach f,$(FUNCTION),--function $(f)) --objdump $(OBJDUMP)
+	$(PYTHON) -m harness $(HARNESS_ARGS) --objdump $(OBJDUMP)
 endif
+
+attribute-profile:
+	@test "$(PROFILE)" != none || { echo "make attribute: give PROFILE=, a hardware model (e.g. ds3100)" >&2; exit 2; }
 
 clean:  ## remove build/ (results/ stays; the caches in ~/.cache/ousterhout too)
 	rm -rf build

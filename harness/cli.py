@@ -150,6 +150,10 @@ class Command:
     options: tuple[Option, ...] = ()
     # Anything else, added by hand: (flags, argparse keyword arguments)
     extra: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = ()
+    # What the command checks of its input beyond each option's own check
+    # (files it names, options together), before it builds or boots
+    # anything; --check-only runs just this (the Makefile's check-args).
+    check: Callable[[argparse.Namespace], None] | None = None
 
 
 def _machine_and_profile(args: argparse.Namespace) -> tuple[machines.Machine, profiles.Profile]:
@@ -305,8 +309,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 
 def _executor(args: argparse.Namespace) -> executor.Executor:
-    if args.scheduler and args.jobs is not None:
-        raise UsageError("give -j (local workers) or --scheduler (a Dask cluster), not both")
+    check_executor(args)
     return executor.executor(args.jobs, args.scheduler, say=_say)
 
 
@@ -317,9 +320,25 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_sweep(args: argparse.Namespace) -> int:
+def check_sweep(args: argparse.Namespace) -> None:
     if (args.param2 is None) != (args.values2 is None):
         raise UsageError("a grid sweep needs both --param2 and --values2")
+    sweep.check(args.profile, args.param, sweeprows.parse_values(args.values),
+                args.bench or list(sweep.DEFAULT_BENCHES), args.param2,
+                sweeprows.parse_values(args.values2) if args.values2 else None)
+
+
+def check_run(args: argparse.Namespace) -> None:
+    suite.choose(args.bench, args.suite)
+
+
+def check_executor(args: argparse.Namespace) -> None:
+    if args.scheduler and args.jobs is not None:
+        raise UsageError("give -j (local workers) or --scheduler (a Dask cluster), not both")
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    check_sweep(args)
     sweep.run_sweep(args.profile, args.param, sweeprows.parse_values(args.values),
                     args.bench or list(sweep.DEFAULT_BENCHES), Path(args.out), arch=args.arch,
                     say=_say, param2=args.param2,
@@ -371,17 +390,22 @@ def cmd_crashtest(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_grade(args: argparse.Namespace) -> int:
+def check_grade(args: argparse.Namespace) -> None:
     numbers = args.lab or list(labs.LABS)
     if args.predictions and len(numbers) != 1:
-        raise HarnessError("--predictions names one lab's file: give one --lab")
+        raise UsageError("--predictions names one lab's file: give one --lab")
     if args.write_baseline and args.arch:
-        raise HarnessError("--write-baseline measures every ISA of the lab: leave out --arch")
+        raise UsageError("--write-baseline measures every ISA of the lab: leave out --arch")
     # Every lab's predictions before anything is built or booted: a typo is
     # refused in a second, not after the builds and the boots.
     for n in numbers:
         grade.load_predictions(labs.get(n), args.policy,
                                Path(args.predictions) if args.predictions else None)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    check_grade(args)
+    numbers = args.lab or list(labs.LABS)
     grader = grade.Grader(build=not args.no_build, arches=args.arch, policy=args.policy,
                           say=_say, predictions=Path(args.predictions) if args.predictions
                           else None, ex=_executor(args))
@@ -563,9 +587,11 @@ COMMANDS: tuple[Command, ...] = (
                                       help="crash states tried per log, of each kind "
                                       "(default: 400)")),
              (("--workload",), dict(action="append", metavar="NAME",
+                                    choices=("createdelete", "andrew", "metadata"),
                                     help="createdelete, andrew or metadata (repeatable; "
                                     "default: all)")),
              (("--policy",), dict(action="append", metavar="NAME",
+                                  choices=suite.POLICIES,
                                   help="sync, delayed or writethrough (repeatable; "
                                   "default: all)")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
@@ -592,6 +618,13 @@ COMMANDS: tuple[Command, ...] = (
                                  help="also time the floor plugin: the model's callbacks "
                                       "left empty (QEMU machines; hw-models/floor/floor.c)")))),
 )
+
+
+# Each command's check of its input beyond its options' own (Command.check).
+_CHECKS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "run": check_run, "sweep": check_sweep, "grade": check_grade,
+    "calibrate": check_executor, "figure1": check_executor}
+COMMANDS = tuple(dataclasses.replace(c, check=_CHECKS.get(c.name, c.check)) for c in COMMANDS)
 
 
 class _Version(argparse.Action):
@@ -622,6 +655,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                                 "paper's benchmarks, print the paper's tables; time them "
                                 "with hardware models of the paper's machines.")
     p.add_argument("--version", action=_Version)
+    p.add_argument("--check-only", action="store_true",
+                   help="check the command line and the files it names (profiles, "
+                   "predictions), then exit without building or booting anything: "
+                   "status 0 if all is good, 2 if not (make runs this first)")
     sub = p.add_subparsers(dest="command_name", required=True, metavar="COMMAND")
     parsers = {}
     for c in COMMANDS:
@@ -669,6 +706,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         resolve(args, parsers[args.command_name])
+        if args.check_only:
+            check = next(c.check for c in COMMANDS if c.name == args.command_name)
+            if check is not None:
+                check(args)
+            return EXIT_OK
         return int(args.func(args))
     except HarnessError as e:
         if e.detail:
