@@ -349,6 +349,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_attribute(args: argparse.Namespace) -> int:
     command = args.command or suite.BY_NAME[args.bench].short_command
+    attribute.check_functions(args.arch, command.split()[0], args.function or [], args.objdump)
     att = attribute.collect(args.profile, command, args.region, arch=args.arch, case=args.case)
     print(attribute.format_costs(attribute.by_function(att), att.meta, args.top), end="")
     for name in args.function or []:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from .. import ROOT
 from ..bench import suite
-from ..errors import HarnessError
+from ..errors import HarnessError, UsageError
 from ..guest import machines
 from ..guest.elfsyms import Symbols, load_range
 from ..tables import format_table
@@ -220,6 +220,30 @@ def disassemble(elf: Path, objdump: str | None, listing: Path | None = None) -> 
     if p.returncode != 0:
         raise HarnessError(f"{objdump} -d {elf}: {p.stderr.strip()[-300:]}")
     return parse_objdump(p.stdout)
+
+
+def check_functions(arch: str, program: str, functions: list[str],
+                    objdump: str | None) -> None:
+    """Refuse, before anything boots, a --function that annotate() would
+    not find: a name that is no function of the kernel's listing nor of
+    the program's (a label inside a function is listed under the
+    function's name: usercopy_begin is inside arch_copyin's listing)."""
+    if not functions:
+        return
+    kernel = ROOT / "build" / arch / "kernel.elf"
+    prog = ROOT / "build" / arch / "guests" / "bin" / program
+    if not kernel.exists():
+        return                          # not built: the run says what to build
+    found = set(disassemble(kernel, objdump, kernel.with_suffix(".asm")))
+    missing = [f for f in functions if f not in found]
+    if missing and prog.exists() and objdump:
+        found |= set(disassemble(prog, objdump))
+        missing = [f for f in functions if f not in found]
+    if missing:
+        raise UsageError(f"--function {missing[0]}: no function of that name in the "
+                         f"disassembly of build/{arch}/kernel.elf or of {program} (a label "
+                         f"that is no function symbol is listed under the function it "
+                         f"is in)")
 
 
 def annotate(att: Attribution, function: str, objdump: str | None = None) -> str:
