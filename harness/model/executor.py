@@ -3,8 +3,8 @@
     jobs = [Job("ds3100 memory.bandwidth_mbs=8", sweep.measure_point, (...)), ...]
     values = run_jobs(jobs, executor(jobs=2), say=print, what="sweep")
 
-Calibration (one fit per machine), Figure 1 (one boot per machine) and the
-sweeps (one boot per point) run many emulators, each on its own: nothing
+Calibration (one fit per machine), Figure 1 (one job per machine) and the
+sweeps (one job per point) run many emulators, each on its own: nothing
 one run does reaches another (each boots a fresh guest, with its logs under
 a name of its own: harness/model/runs.py).  So they can run at the same
 time, and this module is where they do:

@@ -373,7 +373,7 @@ def plot(pts: list[Point], paths: list[Path]) -> None:
 
 def figure1(out: Path | None = None, say=print,
             ex: Executor | None = None) -> tuple[str, Path]:
-    """Measure every machine (one boot each, on `ex`: one after another if
+    """Measure every machine (one job each, on `ex`: one after another if
     not given), print the table; write the directory OUT/figure1/
     (figure1.txt, .csv, .png, .svg, .json), replaced whole."""
     jobs = [Job(f"figure1 {profile}", measure, (profile,), cost=COST.get(profile, 1.0))

@@ -11,8 +11,8 @@ NetBSD took whatever page the free list held, and its curve rose early, from
 8 KB, wherever two pages of the array fell on the same part of the board
 cache.  Here the same program (`measure memlat -s 128 -f`, guests/bin/
 measure.c) runs once per policy of our kernel's page allocator (kernel/port/
-kalloc.c: `list`, its default, `coloured` and `random`), in one boot, on the
-profile's model; sizes go up in quarter steps to 4 MB.  The curve the profile
+kalloc.c: `list`, its default, `coloured` and `random`), each on a boot of
+its own, on the profile's model; sizes go up in quarter steps to 4 MB.  The curve the profile
 predicts for pages placed by colour (harness/bench/finaltable.py: load_ns)
 is drawn beside them.  On any profile the curve draws that machine's cache
 hierarchy.

@@ -73,12 +73,11 @@ def check_pairs(profile: str, param: str, values: list[Any], param2: str,
 
 def measure_point(profile: str, point: tuple[tuple[str, Any], ...], benches: list[str],
                   arch: str, say=print) -> tuple[list[SweepResult], dict[str, Any]]:
-    """One point of a sweep: one boot with the point's values in place of
-    the profile's ((field, value), one pair or two); (its rows, in the
+    """One point of a sweep: the benchmarks with the point's values in place
+    of the profile's ((field, value), one pair or two); (its rows, in the
     order the benchmarks ran, and the run's provenance).  A job of the
     executor (harness/model/executor.py)."""
-    # in the order given: what ran before a benchmark in the same boot moves
-    # its numbers (physical pages, cache contents), so the order is kept
+    # each on a fresh boot (runs.Fresh): what ran before cannot move its numbers
     chosen = [suite.BY_NAME[b] for b in benches]
     run = run_model(profile, [b.short_command for b in chosen], dict(point), arch=arch,
                     tag="sweep")
