@@ -337,6 +337,23 @@ def check_executor(args: argparse.Namespace) -> None:
         raise UsageError("give -j (local workers) or --scheduler (a Dask cluster), not both")
 
 
+def check_profiles(names: Sequence[str]) -> None:
+    """Every profile a command will boot, read and checked before anything is
+    built: a bad value is refused in a second, naming its file and field."""
+    for name in names:
+        profiles.load(name)
+
+
+def check_calibrate(args: argparse.Namespace) -> None:
+    check_executor(args)
+    check_profiles(args.profile or list(calibrate.CALIBRATED))
+
+
+def check_figure1(args: argparse.Namespace) -> None:
+    check_executor(args)
+    check_profiles([profile for _, profile in figure1.MACHINES])
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     check_sweep(args)
     sweep.run_sweep(args.profile, args.param, sweeprows.parse_values(args.values),
@@ -402,6 +419,7 @@ def check_grade(args: argparse.Namespace) -> None:
     for n in numbers:
         grade.load_predictions(labs.get(n), args.policy,
                                Path(args.predictions) if args.predictions else None)
+        check_profiles(labs.get(n).profiles())
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -624,7 +642,7 @@ COMMANDS: tuple[Command, ...] = (
 # Each command's check of its input beyond its options' own (Command.check).
 _CHECKS: dict[str, Callable[[argparse.Namespace], None]] = {
     "run": check_run, "sweep": check_sweep, "grade": check_grade,
-    "calibrate": check_executor, "figure1": check_executor}
+    "calibrate": check_calibrate, "figure1": check_figure1}
 COMMANDS = tuple(dataclasses.replace(c, check=_CHECKS.get(c.name, c.check)) for c in COMMANDS)
 
 
