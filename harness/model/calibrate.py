@@ -474,6 +474,11 @@ def calibrate(names: list[str], write: bool = True, out: Path | None = None,
 
     run_jobs([Job(f"calibrate {n}", fit_job, (n,)) for n in names], ex, say, "calibrate",
              each=finished)
+    diverged = [n for n in names if "mips" in summary[n]["not_within_5_percent"]]
+    if diverged:
+        raise HarnessError(f"calibrate: the fit of {', '.join(diverged)} missed Table 1's MIPS "
+                           f"by more than 5% (results/calibration-NAME.json has its steps); "
+                           f"its profile was not written")
     return {n: summary[n] for n in names}
 
 
@@ -505,9 +510,15 @@ def record(name: str, f: Fit, made_by: dict, today: str, write: bool, out: Path 
     if p.cpi < 1:
         say(f"  note: CPI {p.cpi:.3f} is below what a single-issue pipeline can do: "
             f"a class-cost estimate of the profile is probably high")
-    if write:
+    # The CPI alone sets the MIPS, so a fit that misses Table 1 has gone
+    # astray (a Table 5 target it cannot reach pulled it away): keep the
+    # profile as it was.
+    shown = hw.path.relative_to(ROOT) if hw.path.is_relative_to(ROOT) else hw.path
+    if write and "mips" in rec["not_within_5_percent"]:
+        say(f"  NOT written to {shown}: the fit missed the MIPS rating")
+    elif write:
         write_back(hw, f, today)
-        say(f"  wrote {hw.path.relative_to(ROOT)}")
+        say(f"  wrote {shown}")
     path = (out or ROOT / "results") / f"calibration-{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(rec, indent=2) + "\n")

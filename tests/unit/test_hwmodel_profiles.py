@@ -428,3 +428,34 @@ def test_write_cycle_fit_refuses_an_implausible_value(monkeypatch):
     assert "edge of the documented ranges" in f.processor_bound
     assert min(w for _, _, w in calls) >= 100 - 1e-9
     assert "bcopy_cached" in calibrate.misses(profiles.load("ds3100"), f)
+
+
+def test_a_fit_that_misses_the_mips_rating_is_not_written(tmp_path, monkeypatch):
+    """A Table 5 target out of reach can pull the fit off Table 1 (the
+    DS3100's cached bcopy on a fresh boot led it to CPI 2.72, 9.3 MIPS for
+    13): the profile stays as it was, and calibrate says so and fails."""
+    from harness.errors import HarnessError
+    from harness.model import calibrate
+    path = tmp_path / "ds3100.toml"
+    path.write_text(GOOD)
+    hw = profiles.load("ds3100", path=path)
+    monkeypatch.setattr(calibrate.profiles, "load", lambda name, **kw: hw)
+    t = calibrate.targets(hw)
+    bad = calibrate.Point(cpi=2.72, bandwidth_mbs=4.77, mips=9.30, bcopy_cached=4.34,
+                          bcopy_uncached=2.76)
+    said = []
+    rec = calibrate.record("ds3100", calibrate.Fit(bad, [bad], t, ["cached", "uncached"]),
+                           {}, "2000-01-01", True, tmp_path, said.append)
+    assert "mips" in rec["not_within_5_percent"]
+    assert path.read_text() == GOOD
+    assert any("NOT written" in s for s in said), said
+    monkeypatch.setattr(calibrate, "run_jobs", lambda jobs, ex, say, what, each: each(
+        0, (calibrate.Fit(bad, [bad], t, ["cached", "uncached"]), {})))
+    with pytest.raises(HarnessError, match="missed Table 1's MIPS"):
+        calibrate.calibrate(["ds3100"], write=True, out=tmp_path, say=said.append)
+    assert path.read_text() == GOOD
+    good = calibrate.Point(cpi=1.9, bandwidth_mbs=25.9, mips=13.0, bcopy_cached=10.1,
+                           bcopy_uncached=5.1)
+    calibrate.record("ds3100", calibrate.Fit(good, [good], t, ["cached", "uncached"]),
+                     {}, "2000-01-02", True, tmp_path, said.append)
+    assert path.read_text() != GOOD
