@@ -1,7 +1,12 @@
 """The grader on a real kernel: lab 1's RISC-V part (the test programs on
-riscv, getpid under ds3100-riscv) passes on the unmodified tree and
-measures exactly the committed baseline, so it reports no improvement.
-About ten seconds (`make test` has built everything: no make here).
+riscv, getpid under ds3100-riscv) passes on the tree as it is.  About ten
+seconds (`make test` has built everything: no make here).
+
+Whether the numbers equal the committed baseline is the grader's own check
+("baseline: ds3100-riscv unchanged kernel, unchanged numbers"), made only
+when the kernel, model and profile are the very ones the baseline measured:
+so a stale baseline fails here on the unmodified tree, and a student's
+change to the trap path (lab 2) does not (issue 27).
 
 That the grader fails when the lab's invariant is broken is
 tests/unit/test_grade.py's (a failing check, a broken build, a panic), and
@@ -14,7 +19,7 @@ from harness.course import grade, labs
 from harness.guest import machines
 
 
-def test_lab1_on_riscv_passes_and_matches_its_baseline(tmp_path):
+def test_lab1_on_riscv_passes_and_the_baseline_is_the_graders_check(tmp_path):
     if not machines.get("riscv").kernel_path().exists():
         pytest.skip("no riscv kernel")
     g = grade.Grader(build=False, arches=["riscv"], say=lambda m: None,
@@ -23,14 +28,13 @@ def test_lab1_on_riscv_passes_and_matches_its_baseline(tmp_path):
     names = {c.name for c in g.checks}
     assert "t_regs" in names and any(n.startswith("measure ds3100-riscv") for n in names)
     assert {c.arch for c in g.checks} == {"riscv"}
-    base = g.baseline["values"]
     measured = dict(g.values)
     assert set(measured) == {k for k in labs.LAB1.keys("ordered") if k.startswith("ds3100-riscv ")}
-    stale = {k: (base[k], v) for k, v in measured.items()
-             if abs(v - base[k]) > grade.SAME * abs(base[k])}
-    assert not stale, (f"the kernel's numbers moved from docs/labs/baseline/lab1.json "
-                       f"(baseline, now): {stale}; if that is meant, make the baselines again: "
-                       f"`make grade BASELINE=1` on a clean tree")
+    same = [c for c in g.checks if c.name.startswith("baseline: ds3100-riscv")]
+    if same:        # the baseline's kernel: every value must be the baseline's
+        assert all(c.ok for c in same), [c.detail for c in same]
+    else:           # another kernel (a student's change): the change is graded
+        assert "differs from the one the baseline measured" in g.baseline_note
     assert measured["ds3100-riscv getpid call traps"] == 1
     text = grade.format_grade(g)
     assert "correctness" in text and "(passed)" in text
