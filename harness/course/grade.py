@@ -719,6 +719,8 @@ def check_baseline(g: Grade) -> None:
         g.baseline_note = (f"your kernel (or model) differs from the one the baseline "
                            f"measured on {', '.join(changed)}: the change column is your "
                            f"change's effect")
+    elif not same:                  # nothing measured (a check failed first)
+        g.baseline_note = ""
     else:
         g.baseline_note = ("the kernel, model and profiles are the ones the baseline "
                            "measured: every value must equal it")

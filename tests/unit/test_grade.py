@@ -314,3 +314,12 @@ def test_grade_refuses_an_unknown_lab(capsys):
         cli.main(["grade", "--lab", "9"])
     assert e.value.code == 2
     assert "no lab '9' (the labs: 1, 2, 3, 4, 5)" in capsys.readouterr().err
+
+
+def test_no_baseline_note_when_nothing_was_measured():
+    """A kernel whose measurements did not run (a check crashed first) is
+    not said to be the baseline's."""
+    g = grade.Grade(labs.LAB2, baseline=grade.load_baseline(labs.LAB2))
+    grade.check_baseline(g)
+    assert g.baseline_note == ""
+    assert not [c for c in g.checks if c.name.startswith("baseline:")]
