@@ -70,7 +70,9 @@ def test_every_case_measured_and_joined_to_the_model(measured):
 def test_costs_are_ordered_as_the_papers_say(measured):
     record, _, _ = measured
     assert ns(record, "syscall", "dup2") >= ns(record, "syscall", "getpid")
-    assert ns(record, "syscall", "getpid") > 10 * ns(record, "call", "a0")
+    # dup2, not getpid: lab 2's fast path may answer getpid in a few
+    # instructions, and a student's work must not fail this test
+    assert ns(record, "syscall", "dup2") > 10 * ns(record, "call", "a0")
     assert ns(record, "proc", "forkexec") > ns(record, "proc", "forkexit")
     assert ns(record, "proc", "forkexec") > ns(record, "proc", "exec")
     assert ns(record, "proc", "exec") > 100 * ns(record, "syscall", "getpid")
