@@ -34,7 +34,7 @@ from ..errors import SetupError
 PARAMS_DEF = ROOT / "hw-models" / "core" / "params.def"
 
 PARAM_TYPES = ("F64", "U32", "U64", "I64", "BOOL", "CHOICE")
-RUNARG_TYPES = ("STR", "U64", "I64", "PC")
+RUNARG_TYPES = ("STR", "U32", "U64", "I64", "PC")
 CHECKS = ("ANY", "GT0", "GE0", "POW2")
 _LIMIT = {"U32": 2**32 - 1, "U64": 2**64 - 1, "I64": 2**63 - 1}
 
@@ -171,6 +171,11 @@ class RunArg:
         if self.type == "I64":
             if not _whole(v):
                 raise SetupError(f"model argument {self.name}={v!r}: not a whole number")
+            return str(v)
+        if self.type == "U32":
+            if not _whole(v) or not 0 <= v <= _LIMIT["U32"]:
+                raise SetupError(f"model argument {self.name}={v!r}: not a whole number "
+                                 f"from 0 to {_LIMIT['U32']}")
             return str(v)
         s = str(v)
         if "," in s:

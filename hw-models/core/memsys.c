@@ -403,6 +403,15 @@ uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint6
     return r.hit ? now : iline_miss(m, c, now, lineno, r);
 }
 
+/* A NIC's DMA (model.c, hw_net_dma): bus time only.  The caches are not
+ * looked at: the model keeps no data, so a line the device overwrote
+ * reads as the processor left it, as it would on a machine whose driver
+ * flushes the buffer's lines, which ours need not. */
+void memsys_dma(struct memsys *m, uint64_t now, uint32_t bytes, bool to_memory)
+{
+    m->mem_free = max64(now, m->mem_free) + (to_memory ? write_xfer(m, bytes) : xfer(m, bytes));
+}
+
 /* A block's lines in a direct-mapped I-cache with no L2 behind it, the
  * Sun-3's and the DS3100's (a quarter of the Sun-3's instructions miss its
  * 256 bytes): cache_access and iline_miss, specialised.  A miss replaces

@@ -47,6 +47,9 @@ bool memsys_direct(const struct memsys *m);
 uint64_t memsys_data_direct(struct memsys *m, struct counters *c, uint64_t now,
                             unsigned size, bool store);
 uint64_t memsys_ifetch(struct memsys *m, struct counters *c, uint64_t now, uint64_t lineno);
+/* A device moves `bytes` to or from memory at `now`: the memory is busy
+ * for it, the processor waits only if it then needs the memory. */
+void memsys_dma(struct memsys *m, uint64_t now, uint32_t bytes, bool to_memory);
 
 /* The I-cache lines of one translated block, in the order it fetches them,
  * as a front end keeps them for memsys_ifetch_block().  The lines follow

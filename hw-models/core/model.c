@@ -64,6 +64,11 @@ const char *hw_start(const char *isa_name)
     if ((err = tlb_start()) != NULL)
         return err;
     hw.tlb_counts = hw.p.tlb.page_size != 0;
+    if (hw.p.wire.path) {
+        if ((err = wire_open(&hw.p.wire)) != NULL)
+            return err;
+        hw.net = true;
+    }
     hw_record_model(isa_name);
     return NULL;
 }
@@ -71,6 +76,10 @@ const char *hw_start(const char *isa_name)
 void hw_finish(void)
 {
     static const struct counters zero;
+    if (hw.net) {
+        wire_close();                   /* the peer runs on without us */
+        hw_record_net();
+    }
     uint64_t now = hw_now();
     hw_record_counters("HWTOTAL", "", hw.c, &zero, now, 0, hw_clock_ns(now), "");
     if (hw.out)
@@ -200,6 +209,34 @@ bool hw_has_icache(void)
 unsigned hw_iline_shift(void)
 {
     return memsys_iline_shift(hw.mem);
+}
+
+/* ------------------------------------------------------------ net */
+
+uint64_t hw_net_now(void)
+{
+    return hw_mcyc_to_ns(hw_now());
+}
+
+uint64_t hw_ns_to_mcyc_ceil(uint64_t ns)
+{
+    return (uint64_t)(((unsigned __int128)ns * hw.clock_khz + 999) / 1000);
+}
+
+void hw_net_idle_until(uint64_t ns)
+{
+    uint64_t to = hw_ns_to_mcyc_ceil(ns), now = hw_now();
+    if (to > now) {
+        hw.c->stall_mcyc += to - now;
+        hw.c->idle_mcyc += to - now;
+    }
+}
+
+void hw_net_dma(uint32_t bytes, bool to_memory)
+{
+    hw.c->dma_bytes += bytes;
+    if (hw.p.net_dma)
+        memsys_dma(hw.mem, hw_now(), bytes, to_memory);
 }
 
 void hw_trap(void)

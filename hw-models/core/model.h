@@ -22,6 +22,8 @@
  *   memsys.c    caches, write buffer and memory in time (memsys.h);
  *   cache.c     one set-associative LRU cache (cache.h);
  *   tlb.c       optional: instruction and data TLBs and their refills (tlb.h);
+ *   link.c      optional: a modelled Ethernet link's arithmetic (link.h);
+ *   wire.c      ... and two machines on it, kept in step (wire.h);
  *   isa.h       what a front end must know about an instruction set.
  *
  * Time unit: the millicycle ("mcyc", 1/1000 of a processor cycle), so that
@@ -44,6 +46,7 @@
 #include "isa.h"
 #include "memsys.h"
 #include "tlb.h"
+#include "wire.h"
 
 #define MCYC 1000u                      /* millicycles per cycle */
 #define HW_MAX_TRAP_PCS 8
@@ -72,6 +75,10 @@ struct counters {
     /* Only with a TLB (tlb.c), and only then in the records: */
     uint64_t itlb_miss, dtlb_miss;      /* refills: walks, or MIPS's handler */
     uint64_t segloads;                  /* x86: segment register loads */
+    /* Only on a wire (wire.c), and only then in the records: */
+    uint64_t idle_mcyc;                 /* part of stall_mcyc: idle, waiting for
+                                           a frame or a deadline */
+    uint64_t dma_bytes;                 /* moved by the NIC to or from memory */
 };
 
 /* What the key=value arguments set (params.def names the field of each). */
@@ -97,6 +104,16 @@ struct hw_params {
     const char *writelog;
     uint64_t wlog_write_pc, wlog_dirty_pc, wlog_buf_data;
     struct tlb_params tlb;              /* page_size 0: no TLB */
+    /* Two machines on a modelled Ethernet (wire.h): wire.path NULL: none. */
+    struct wire_params wire;
+    bool net_dma;                       /* the NIC moves frames to and from
+                                           memory itself: charge its bus time */
+    /* The QEMU front end's side of it (qemu/net.c): its end of the
+     * netdev's sockets and the netdev's, a QMP socket, an MMIO register
+     * whose read takes QEMU's lock (a kernel virtual address), and the
+     * kernel's net_tx_kicked(), net_idle() and console_intr(). */
+    const char *net_sock, *net_dev, *net_qmp;
+    uint64_t net_bql, net_tx_pc, net_idle_pc, net_cons_pc;
 };
 
 /* The engine's state: one model, one processor. */
@@ -123,6 +140,7 @@ struct hw {
      * references a walk makes when it cannot tell their addresses. */
     int (*walk)(uint64_t root, uint64_t va, uint64_t pte_pa[4], unsigned *page_shift);
     int walk_levels;
+    bool net;                           /* on a wire: wire.c is open */
 };
 
 extern struct hw hw;
@@ -205,6 +223,18 @@ unsigned hw_iline_shift(void);
 /* Entering the trap vector: count a trap, charge its extra.  (QEMU does
  * this inline at the vector's address instead.) */
 void hw_trap(void);
+
+/* ------------------------------------------------------------ net (model.c) */
+
+/* Modelled time in ns since boot, the wire's timeline (wire.h). */
+uint64_t hw_net_now(void);
+/* Move the clock on to `ns` (>= hw_net_now()), idle. */
+void hw_net_idle_until(uint64_t ns);
+/* The millicycle at or after which it is `ns`. */
+uint64_t hw_ns_to_mcyc_ceil(uint64_t ns);
+/* A frame of `bytes` moved by the NIC into memory (received) or out of
+ * it (sent): counted, and its bus time charged if net_dma. */
+void hw_net_dma(uint32_t bytes, bool to_memory);
 
 /* ------------------------------------------------------------ tlb.c */
 
@@ -296,6 +326,7 @@ void hw_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* HWWARN what=... : something the model could not do. */
 void hw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void hw_record_model(const char *isa_name);             /* HWMODEL */
+void hw_record_net(void);                               /* HWNET, on a wire */
 /* HWREGION (head: " seq=N id=ID", tail: the clock fields) or HWTOTAL. */
 void hw_record_counters(const char *word, const char *head, const struct counters *now,
                         const struct counters *then, uint64_t mcyc_now,

@@ -72,16 +72,36 @@ void hw_record_counters(const char *word, const char *head, const struct counter
     if (hw.tlb_counts)
         snprintf(tlb, sizeof(tlb), " itlb_miss=%" PRIu64 " dtlb_miss=%" PRIu64 " segloads=%" PRIu64,
                  D(itlb_miss), D(dtlb_miss), D(segloads));
+    char net[96] = "";                  /* only on a wire, likewise */
+    if (hw.net)
+        snprintf(net, sizeof(net), " idle_ns=%" PRIu64 " dma_bytes=%" PRIu64,
+                 hw_mcyc_to_ns(D(idle_mcyc)), D(dma_bytes));
     hw_say("%s%s insns=%" PRIu64 " loads=%" PRIu64 " stores=%" PRIu64
            " imiss=%" PRIu64 " dmiss=%" PRIu64 " dmiss_w=%" PRIu64 " writebacks=%" PRIu64
            " l2miss=%" PRIu64 " bytes_in=%" PRIu64 " bytes_out=%" PRIu64
            " traps=%" PRIu64 "%s disk=%" PRIu64 " disk_ns=%" PRIu64
            " stall_cycles=%" PRIu64 " wbuf_cycles=%" PRIu64
-           " cycles=%" PRIu64 " ns=%" PRIu64 "%s%s\n",
+           " cycles=%" PRIu64 " ns=%" PRIu64 "%s%s%s\n",
            word, head, D(insns), D(loads), D(stores), D(imiss), D(dmiss), D(dmiss_w),
            D(writebacks), D(l2miss), D(bytes_in), D(bytes_out), D(traps), win, D(disk_reqs),
            hw_mcyc_to_ns(D(disk_mcyc)), cycles(D(stall_mcyc)), cycles(D(wbuf_stall_mcyc)),
-           cycles(mcyc_now - mcyc_then), ns, tail, tlb);
+           cycles(mcyc_now - mcyc_then), ns, tail, tlb, net);
+}
+
+/* What this node did on the wire, at the end: all deterministic. */
+void hw_record_net(void)
+{
+    struct wire_stats s;
+    wire_get_stats(&s);
+    hw_say("HWNET node=%u lookahead_ns=%" PRIu64 " tx_frames=%" PRIu64 " tx_bytes=%" PRIu64
+           " delivered=%" PRIu64 " dropped=%" PRIu64 " corrupted=%" PRIu64
+           " oversize=%" PRIu64 " overflow=%" PRIu64 " rx_frames=%" PRIu64
+           " rx_bytes=%" PRIu64 " garbage=%" PRIu64 " idle_ns=%" PRIu64
+           " input_wakes=%" PRIu64 "\n",
+           hw.p.wire.node, s.lookahead_ns, s.tx_frames, s.tx_bytes, s.fate[LINK_DELIVER],
+           s.fate[LINK_DROP], s.fate[LINK_CORRUPT], s.fate[LINK_OVERSIZE],
+           s.fate[LINK_OVERFLOW], s.rx_frames, s.rx_bytes, s.garbage, s.idle_ns,
+           s.input_wakes);
 }
 
 void hw_trace_begin(uint32_t region)

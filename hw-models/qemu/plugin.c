@@ -149,15 +149,17 @@ static void disk_fn_in_cb(unsigned int vcpu, void *ud)
     charge_disk(hw_disk_call(block, n), ud);
 }
 
-/* The write log (hw-models/core/wlog.c), writelog= only: the entries of
- * the kernel's ramdisk_write(blockno, src) and bdirty(b, owner), and the
- * trap vector.  `in_window`: the callback sits after a SPARC save, where
- * the arguments are in %i0-%i2. */
-static uint64_t wlog_arg(bool in_window, int i)
+/* Argument i of the kernel function whose entry is running (plugin.h).
+ * `in_window`: the callback sits after a SPARC save (fn_entry), where the
+ * arguments are in %i0-%i2. */
+uint64_t fn_arg(int i, bool in_window)
 {
     return in_window ? read_reg(in_reg[i]) : read_fn_arg(i);
 }
 
+/* The write log (hw-models/core/wlog.c), writelog= only: the entries of
+ * the kernel's ramdisk_write(blockno, src) and bdirty(b, owner), and the
+ * trap vector. */
 static uint64_t guest_word(uint64_t addr)
 {
     g_byte_array_set_size(regbuf, 0);
@@ -185,12 +187,12 @@ static void wlog_read_block(bool to_disk, uint64_t blockno, uint64_t addr)
 static void wlog_write_cb(unsigned int vcpu, void *ud)
 {
     bool w = ud != NULL;
-    wlog_read_block(true, wlog_arg(w, 0), wlog_arg(w, 1));
+    wlog_read_block(true, fn_arg(0, w), fn_arg(1, w));
 }
 
 static void wlog_dirty_cb(unsigned int vcpu, void *ud)
 {
-    uint64_t b = wlog_arg(ud != NULL, 0);
+    uint64_t b = fn_arg(0, ud != NULL);
     wlog_read_block(false, guest_word(b), guest_word(b + hw.p.wlog_buf_data));
 }
 
@@ -206,13 +208,11 @@ static void wlog_trap_cb(unsigned int vcpu, void *ud)
  * save may take a window overflow trap and run again, which would run the
  * callback twice, and after it the arguments are in %i0-%i2 (in_reg), not
  * where read_fn_arg() looks.  *after remembers where the save ends, for the
- * block that holds the next instruction.  Used for disk_request() and the
- * write log's functions.
+ * block that holds the next instruction.  Used for disk_request(), the
+ * write log's functions and the network's hooks (net.c).
  */
-enum fn_entry { FN_NOT, FN_ENTRY, FN_AFTER_SAVE };
-
-static enum fn_entry fn_entry(uint64_t va, const uint8_t *code, size_t len, uint64_t fn_pc,
-                              uint64_t *after)
+enum fn_entry fn_entry(uint64_t va, const uint8_t *code, size_t len, uint64_t fn_pc,
+                       uint64_t *after)
 {
     if (fn_pc && va == fn_pc) {
         if (!isa->opens_window || !isa->opens_window(code, len))
@@ -223,7 +223,7 @@ static enum fn_entry fn_entry(uint64_t va, const uint8_t *code, size_t len, uint
 }
 
 /* Register the write log's callback cb at the entry of the function at
- * fn_pc; ud is non-NULL after a save (wlog_arg's in_window). */
+ * fn_pc; ud is non-NULL after a save (fn_arg's in_window). */
 static uint64_t wlog_after_pc[2];
 
 static void wlog_hook(struct qemu_plugin_insn *insn, uint64_t va, const uint8_t *code,
@@ -623,7 +623,11 @@ static bool is_window_pc(uint64_t vaddr)
  *   tlb_hooks_trans    a [tlb] profile only (tlb_hooks.c);
  *   tb_segments        the instruction count and static cost, added
  *                      inline per segment, and every load's and store's
- *                      callback, told the static cost still to come;
+ *                      callback, told the static cost still to come
+ *                      (on a wire, net_segment: the count to its next
+ *                      check point, net.c);
+ *   net_trans          on a wire only (net.c): the block's check point
+ *                      and the kernel's network hooks;
  *   tb_events          single instructions the model must see run: MMU
  *                      changes, trap entries, disk requests, the write
  *                      log's functions, markers.
@@ -758,6 +762,8 @@ static void tb_segment(const struct tb_view *t, size_t s, size_t e)
                                                         e_insns, e - s + 1);
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_ADD_U64,
                                                         e_static, sum);
+    if (hw.net)
+        net_segment(first, sum);
     if (t->rec) {
         struct tb_attrib *seg = g_malloc(sizeof(*seg) + (e - s + 1) * sizeof(seg->a[0]));
         seg->n = e - s + 1;
@@ -886,6 +892,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (hw.tlb_counts)
         tlb_hooks_trans(tb, n, code, len, insn_rec(&t, 0));
     tb_segments(&t);
+    if (hw.net)
+        net_trans(tb, n, code, len, vaddr);
     tb_events(&t);
 }
 
@@ -897,6 +905,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
     map_gen = qemu_plugin_scoreboard_find(map_score, 0);
     if (vcpu != 0)
         return;
+    if (hw.net)
+        net_vcpu_init();
     GArray *regs = qemu_plugin_get_registers();
     for (guint i = 0; i < regs->len; i++) {
         qemu_plugin_reg_descriptor *d = &g_array_index(regs, qemu_plugin_reg_descriptor, i);
@@ -932,6 +942,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
     if (!host_base)
         hw_warn("anchor_never_ran anchor=0x%" PRIx64, hw.p.anchor);
     hw_finish();
+    if (hw.net)
+        net_exit();
 }
 
 static int refuse(const char *why)
@@ -969,7 +981,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         hw.p.anchor_pa = hw.p.anchor;       /* it runs before any translation */
     hw.outs = qemu_plugin_outs;
     const char *err = hw_start(isa->name);
-    if (err)
+    if (err || (hw.net && (err = net_install()) != NULL))
         return refuse(err);
 
     score = qemu_plugin_scoreboard_new(sizeof(struct counters));  /* hw.c: in vcpu_init */

@@ -1,0 +1,484 @@
+/*
+ * wire.c: one node of a two-machine modelled Ethernet (wire.h says what a
+ * front end calls; docs/network.md, "Determinism", argues why the result
+ * depends on nothing but the two guests' execution).
+ *
+ * The rules, with L the link's lookahead (link.c: no frame arrives sooner
+ * than L after it was sent):
+ *
+ *  - Each node publishes msf, the earliest time it may still send a frame
+ *    (frames to it aside): running, its time at its last check point; idle,
+ *    its next deadline or local event (a garbage frame due to it).
+ *  - A frame to me not yet in my ring will be sent at or after my peer's
+ *    msf, so it arrives at or after peer.msf + L; and my peer will not run
+ *    before the earliest frame I have sent it and it has not taken, which
+ *    wakes it.  So every frame due to me by time t is in my ring once
+ *        t < horizon = min(peer.msf, first frame in the peer's ring) + L.
+ *    A node runs until its horizon and there waits for its peer to move.
+ *  - The frames already in my ring are earlier than any still to come (one
+ *    sender, one wire, arrival times in order), so those due are handed to
+ *    the guest at once, even before waiting: a node that waits for its
+ *    peer never holds back what the peer waits for.
+ *  - An idle node jumps to its next event E (the next frame to it, its
+ *    deadline, a garbage frame) once E < horizon; it first publishes
+ *    msf = E, then takes the frame, so its peer never sees the frame gone
+ *    and the old msf together (the peer reads the tail before msf).
+ *  - A console character wakes an idle node at once.  Its msf goes down
+ *    then, from a deadline or never to its time, and its peer may already
+ *    be past that time + L: so it asks the peer to acknowledge, and wakes
+ *    no earlier than the peer's time at the acknowledgement - L + 1.
+ *
+ * Waiting blocks on a futex (a host thread that spins steals the other
+ * machine's core on a loaded host); the node that changes something its
+ * sleeping peer waits for rings its bell.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "wire.h"
+
+_Static_assert(sizeof(struct wire_frame) == 1552, "harness/net/wire.py: FRAME_SIZE");
+_Static_assert(offsetof(struct wire_node, bell) == 64, "harness/net/wire.py: BELL");
+_Static_assert(offsetof(struct wire_node, input) == 72, "harness/net/wire.py: INPUT");
+_Static_assert(offsetof(struct wire_node, ring) == 256, "harness/net/wire.py: RING");
+_Static_assert(offsetof(struct wire_shm, node) == 64, "harness/net/wire.py: HEADER");
+
+static struct {
+    bool on;
+    struct wire_shm *shm;
+    struct wire_node *me, *peer;
+    struct link link;                   /* my outgoing direction */
+    uint64_t lookahead, quantum;
+    uint64_t pushed;                    /* frames put in the peer's ring: its head */
+    uint64_t msf;                       /* what I published last */
+    uint64_t input_taken;               /* console characters the guest took */
+    uint32_t acked;                     /* the peer's ack_req I acknowledged */
+    bool peer_gone;
+    /* Malformed frames for me (wire_params.garbage). */
+    uint8_t *garbage;
+    size_t garbage_size, garbage_pos;
+    uint64_t garbage_next, garbage_every;
+    struct wire_stats st;
+} W;
+
+/* ------------------------------------------------------------ futex */
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t seen)
+{
+    /* A second at most: then the caller looks again (a peer that died). */
+    struct timespec ts = { 1, 0 };
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, seen, &ts, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word)
+{
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* Wake n if it sleeps; msf_only: only if what changed is my msf, and it
+ * has reached what n waits for. */
+static void ring_bell(struct wire_node *n, bool msf_only)
+{
+    if (!atomic_load(&n->sleeping))
+        return;
+    if (msf_only && W.msf < atomic_load(&n->want))
+        return;
+    atomic_fetch_add(&n->bell, 1);
+    futex_wake(&n->bell);
+}
+
+/* ------------------------------------------------------------ the peer */
+
+static bool peer_done(void)
+{
+    if (W.peer_gone)
+        return true;
+    if (atomic_load(&W.peer->done)) {
+        W.peer_gone = true;
+    } else {
+        pid_t pid = (pid_t)atomic_load(&W.peer->pid);
+        if (pid && kill(pid, 0) < 0 && errno == ESRCH)
+            W.peer_gone = true;         /* killed without a word */
+    }
+    return W.peer_gone;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > WIRE_NEVER - b ? WIRE_NEVER : a + b;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* How far I may run: see the top.  The tail before msf (the peer
+ * publishes msf before it takes a frame). */
+static uint64_t horizon(void)
+{
+    if (peer_done())
+        return WIRE_NEVER;
+    uint64_t tail = atomic_load_explicit(&W.peer->tail, memory_order_acquire);
+    uint64_t base = atomic_load_explicit(&W.peer->msf, memory_order_acquire);
+    if (tail != W.pushed)
+        base = min64(base, W.peer->ring[tail % WIRE_RING].t_arr);
+    return add_sat(base, W.lookahead);
+}
+
+/* Acknowledge the peer's request, if it made one: it may now count on my
+ * being at `now` and going no further than the horizon I have just
+ * worked out from its new msf. */
+static void ack(uint32_t req, uint64_t now)
+{
+    if (req == W.acked)
+        return;
+    atomic_store(&W.me->acked_now, now);
+    atomic_store_explicit(&W.me->acked, req, memory_order_release);
+    W.acked = req;
+    ring_bell(W.peer, false);
+}
+
+static uint64_t horizon_acked(uint64_t now)
+{
+    uint32_t req = atomic_load_explicit(&W.peer->ack_req, memory_order_acquire);
+    uint64_t h = horizon();
+    ack(req, now);
+    return h;
+}
+
+static void publish(uint64_t msf, uint64_t now)
+{
+    atomic_store_explicit(&W.me->now, now, memory_order_relaxed);
+    if (msf == W.msf)
+        return;
+    W.msf = msf;
+    atomic_store(&W.me->msf, msf);
+    ring_bell(W.peer, true);
+}
+
+/* Sleep until my bell rings (or a second passes), unless `ready` holds
+ * once I have said I sleep: the peer checks `sleeping` after it changes
+ * what `ready` reads, so one of us sees the other. */
+static void sleep_unless(bool (*ready)(void *), void *arg, uint64_t want)
+{
+    uint32_t seen = atomic_load(&W.me->bell);
+    atomic_store(&W.me->want, want);
+    atomic_store(&W.me->sleeping, 1);
+    if (!ready(arg))
+        futex_wait(&W.me->bell, seen);
+    atomic_store(&W.me->sleeping, 0);
+}
+
+/* ------------------------------------------------------------ frames to me */
+
+static uint64_t ring_next(void)
+{
+    uint64_t tail = atomic_load_explicit(&W.me->tail, memory_order_relaxed);
+    if (tail == atomic_load_explicit(&W.me->head, memory_order_acquire))
+        return WIRE_NEVER;
+    return W.me->ring[tail % WIRE_RING].t_arr;
+}
+
+static uint64_t next_due(void)
+{
+    return min64(ring_next(), W.garbage_next);
+}
+
+/* Hand the guest every frame due by `now` that I have, in time order. */
+static void deliver(uint64_t now, wire_inject_fn inject)
+{
+    for (;;) {
+        uint64_t r = ring_next(), g = W.garbage_next;
+        if (r <= now && r <= g) {
+            uint64_t tail = atomic_load_explicit(&W.me->tail, memory_order_relaxed);
+            struct wire_frame *f = &W.me->ring[tail % WIRE_RING];
+            inject(f->data, f->len);
+            W.st.rx_frames++;
+            W.st.rx_bytes += f->len;
+            atomic_store_explicit(&W.me->tail, tail + 1, memory_order_release);
+            ring_bell(W.peer, false);
+        } else if (g <= now) {
+            const uint8_t *p = W.garbage + W.garbage_pos;
+            uint32_t len = (uint32_t)p[0] << 8 | p[1];
+            inject(p + 2, len);
+            W.st.rx_frames++;
+            W.st.rx_bytes += len;
+            W.st.garbage++;
+            W.garbage_pos += 2 + len;
+            W.garbage_next = W.garbage_pos < W.garbage_size ? W.garbage_next + W.garbage_every
+                                                            : WIRE_NEVER;
+        } else {
+            return;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ running */
+
+uint64_t wire_lookahead(void)
+{
+    return W.lookahead;
+}
+
+uint64_t wire_next_check(uint64_t now)
+{
+    uint64_t next = min64(horizon(), next_due());
+    return min64(next, add_sat(now, W.quantum));
+}
+
+struct at { uint64_t now; };
+
+static bool can_run(void *arg)
+{
+    uint64_t now = ((struct at *)arg)->now;
+    return now < horizon();
+}
+
+uint64_t wire_check(uint64_t now, wire_inject_fn inject)
+{
+    publish(now, now);
+    deliver(now, inject);
+    while (now >= horizon_acked(now)) {
+        struct at a = { now };
+        sleep_unless(can_run, &a, now >= W.lookahead ? now - W.lookahead + 1 : 0);
+        deliver(now, inject);
+    }
+    return wire_next_check(now);
+}
+
+/* ------------------------------------------------------------ sending */
+
+uint64_t wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
+{
+    enum link_fate fate;
+    uint32_t bit;
+    W.st.tx_frames++;
+    W.st.tx_bytes += len;
+    uint64_t t_arr = link_send(&W.link, t_send, len, &fate, &bit);
+    if (fate == LINK_DROP || fate == LINK_OVERSIZE || fate == LINK_OVERFLOW || peer_done())
+        return wire_next_check(t_send);
+    if (len > WIRE_FRAME_MAX)              /* (link_check keeps max_frame within it) */
+        len = WIRE_FRAME_MAX;
+    /* Room in the peer's ring: it holds far more than can be in flight
+     * (docs/network.md), so this waits only if the peer is very slow. */
+    while (W.pushed - atomic_load_explicit(&W.peer->tail, memory_order_acquire) >= WIRE_RING) {
+        if (peer_done())
+            return wire_next_check(t_send);
+        uint32_t seen = atomic_load(&W.me->bell);
+        atomic_store(&W.me->want, WIRE_NEVER);
+        atomic_store(&W.me->sleeping, 1);
+        if (W.pushed - atomic_load(&W.peer->tail) >= WIRE_RING)
+            futex_wait(&W.me->bell, seen);
+        atomic_store(&W.me->sleeping, 0);
+    }
+    struct wire_frame *f = &W.peer->ring[W.pushed % WIRE_RING];
+    f->t_arr = t_arr;
+    f->len = len;
+    memcpy(f->data, frame, len);
+    if (fate == LINK_CORRUPT)
+        f->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    atomic_store_explicit(&W.peer->head, ++W.pushed, memory_order_release);
+    ring_bell(W.peer, false);
+    return wire_next_check(t_send);
+}
+
+/* ------------------------------------------------------------ idling */
+
+struct idle { uint64_t event; };
+
+static bool input_waiting(void)
+{
+    return atomic_load(&W.me->input) > W.input_taken;
+}
+
+static bool can_wake(void *arg)
+{
+    struct idle *i = arg;
+    i->event = min64(i->event, next_due());
+    return input_waiting() || i->event < horizon();
+}
+
+static bool acked(void *arg)
+{
+    return atomic_load(&W.me->ack_req) == atomic_load(&W.peer->acked) || peer_done();
+}
+
+/* Woken by a console character at `now`: my msf goes down to `now`.  The
+ * time I may go on from: see the top. */
+static uint64_t input_wake(uint64_t now)
+{
+    W.st.input_wakes++;
+    if (W.msf <= now)
+        return now;
+    publish(now, now);
+    uint32_t req = atomic_fetch_add(&W.me->ack_req, 1) + 1;
+    ring_bell(W.peer, false);
+    while (atomic_load(&W.peer->acked) != req && !peer_done())
+        sleep_unless(acked, NULL, WIRE_NEVER);
+    if (!peer_done()) {
+        uint64_t p = atomic_load(&W.peer->acked_now);
+        if (p + 1 > now + W.lookahead)
+            now = p + 1 - W.lookahead;
+    }
+    publish(now, now);
+    return now;
+}
+
+uint64_t wire_idle(uint64_t now, uint64_t dist, wire_inject_fn inject, enum wire_wake *why)
+{
+    uint64_t deadline = dist ? add_sat(now, dist) : WIRE_NEVER;
+    publish(min64(deadline, W.garbage_next) > now ? min64(deadline, W.garbage_next) : now, now);
+    for (;;) {
+        if (input_waiting()) {
+            *why = WIRE_WAKE_INPUT;
+            return input_wake(now);
+        }
+        struct idle i = { deadline };
+        uint64_t h = horizon_acked(now);
+        i.event = min64(i.event, next_due());
+        if (i.event < h) {
+            uint64_t at = i.event > now ? i.event : now;
+            publish(at, at);                /* before taking anything: see the top */
+            W.st.idle_ns += at - now;
+            *why = at == deadline && next_due() > at ? WIRE_WAKE_DEADLINE : WIRE_WAKE_FRAME;
+            deliver(at, inject);
+            return at;
+        }
+        sleep_unless(can_wake, &i, i.event == WIRE_NEVER ? WIRE_NEVER
+                     : i.event >= W.lookahead ? i.event - W.lookahead + 1 : 0);
+    }
+}
+
+void wire_console_taken(void)
+{
+    W.input_taken++;
+}
+
+/* ------------------------------------------------------------ life */
+
+static const char *load_garbage(const struct wire_params *p)
+{
+    static char msg[300];
+    int fd = open(p->garbage, O_RDONLY);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) < 0) {
+        snprintf(msg, sizeof(msg), "garbage: cannot read %s", p->garbage);
+        if (fd >= 0)
+            close(fd);
+        return msg;
+    }
+    W.garbage = malloc(sb.st_size ? (size_t)sb.st_size : 1);
+    size_t got = 0;
+    while (got < (size_t)sb.st_size) {
+        ssize_t n = read(fd, W.garbage + got, (size_t)sb.st_size - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    W.garbage_size = got;
+    /* Every frame whole and within the wire's size. */
+    for (size_t at = 0; at < got; ) {
+        uint32_t len = at + 2 <= got ? (uint32_t)W.garbage[at] << 8 | W.garbage[at + 1] : 0;
+        if (at + 2 > got || at + 2 + len > got || len > WIRE_FRAME_MAX) {
+            snprintf(msg, sizeof(msg), "garbage: %s: a frame at byte %zu is cut short "
+                     "or longer than %d bytes", p->garbage, at, WIRE_FRAME_MAX);
+            return msg;
+        }
+        at += 2 + len;
+    }
+    if (p->garbage_every_ns == 0)
+        return "garbage_every_ns must be > 0";
+    W.garbage_every = p->garbage_every_ns;
+    W.garbage_next = got ? p->garbage_start_ns : WIRE_NEVER;
+    return NULL;
+}
+
+const char *wire_open(const struct wire_params *p)
+{
+    static char msg[300];
+    const char *err = link_check(&p->link);
+    if (err)
+        return err;
+    if (p->node >= WIRE_NODES)
+        return "wire_node must be 0 or 1";
+    if (p->link.max_frame > WIRE_FRAME_MAX + p->link.fcs) {
+        snprintf(msg, sizeof(msg), "link.max_frame = %u: the wire carries frames of at most "
+                 "%d bytes and the FCS", p->link.max_frame, WIRE_FRAME_MAX);
+        return msg;
+    }
+    int fd = open(p->path, O_RDWR);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) < 0 || (size_t)sb.st_size < sizeof(struct wire_shm)) {
+        snprintf(msg, sizeof(msg), "wire: %s is not a wire file of %zu bytes", p->path,
+                 sizeof(struct wire_shm));
+        if (fd >= 0)
+            close(fd);
+        return msg;
+    }
+    void *m = mmap(NULL, sizeof(struct wire_shm), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        snprintf(msg, sizeof(msg), "wire: cannot map %s", p->path);
+        return msg;
+    }
+    struct wire_shm *shm = m;
+    if (memcmp(shm->magic, WIRE_MAGIC, sizeof(WIRE_MAGIC)) != 0 ||
+        shm->version != WIRE_VERSION || shm->nodes != WIRE_NODES ||
+        shm->ring != WIRE_RING || shm->frame_max != WIRE_FRAME_MAX) {
+        snprintf(msg, sizeof(msg), "wire: %s has another layout (magic, version %u, ring %u, "
+                 "frame_max %u; this model: version %d, ring %d, frame_max %d)", p->path,
+                 shm->version, shm->ring, shm->frame_max, WIRE_VERSION, WIRE_RING,
+                 WIRE_FRAME_MAX);
+        munmap(m, sizeof(struct wire_shm));
+        return msg;
+    }
+    memset(&W, 0, sizeof(W));
+    W.shm = shm;
+    W.me = &shm->node[p->node];
+    W.peer = &shm->node[1 - p->node];
+    link_init(&W.link, &p->link);
+    W.lookahead = link_lookahead(&W.link);
+    W.quantum = W.lookahead / 2 ? W.lookahead / 2 : 1;
+    W.st.lookahead_ns = W.lookahead;
+    W.garbage_next = WIRE_NEVER;
+    if (p->garbage && (err = load_garbage(p)) != NULL)
+        return err;
+    atomic_store(&W.me->pid, (uint32_t)getpid());
+    W.msf = atomic_load(&W.me->msf);
+    W.on = true;
+    return NULL;
+}
+
+bool wire_on(void)
+{
+    return W.on;
+}
+
+void wire_close(void)
+{
+    if (!W.on)
+        return;
+    W.msf = WIRE_NEVER;
+    atomic_store(&W.me->msf, WIRE_NEVER);
+    atomic_store(&W.me->done, 1);
+    atomic_fetch_add(&W.peer->bell, 1);
+    futex_wake(&W.peer->bell);
+    W.on = false;
+}
+
+void wire_get_stats(struct wire_stats *s)
+{
+    *s = W.st;
+    memcpy(s->fate, W.link.fate, sizeof(s->fate));
+}

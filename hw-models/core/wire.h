@@ -1,0 +1,150 @@
+/*
+ * wire.h: two machines on one modelled Ethernet, each in its own emulator
+ * process, kept in step on modelled time (wire.c; docs/network.md has the
+ * design and the argument for its determinism).
+ *
+ * The harness creates one shared-memory file for the pair (WIRE_MAGIC
+ * below: harness/net/wire.py writes the header) and gives its path and a
+ * node number, 0 or 1, to each machine's model.  In it each node
+ * publishes how far it may have got (`msf`, below) and receives its frames
+ * in a ring that only its peer writes.  No third process decides anything:
+ * each node works out from what the other published how far it may run
+ * (its horizon) and stops there until the other has moved on.
+ *
+ * Times are ns on the common timeline: both models count from their
+ * machine's boot, and both boot at 0.
+ *
+ * A front end (the QEMU plugin, hw-models/qemu/net.c; our SIMH later)
+ * calls, with the model's current time:
+ *   wire_check()   at check points, at least as often as it asks: it
+ *                  publishes the time, waits while the peer is too far
+ *                  behind, and hands it each frame now due (inject());
+ *   wire_send()    for each frame the guest's NIC transmits;
+ *   wire_idle()    where the guest's kernel idles, with the time to its
+ *                  next timer deadline: it returns the time the machine
+ *                  wakes at (a frame's arrival, the deadline) or, when a
+ *                  console character is on its way, at once;
+ *   wire_console_taken()  for each character the guest takes from its
+ *                  console, so that it knows when one is on its way.
+ * inject() must leave the frame in the NIC with its interrupt raised
+ * before it returns: the machine then takes it at the next instruction
+ * boundary it checks interrupts at, wherever the host happened to be.
+ */
+#ifndef HWMODEL_WIRE_H
+#define HWMODEL_WIRE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "link.h"
+
+/* ---- the shared file: harness/net/wire.py writes its header and keeps
+ * these numbers in step (tests/unit/test_wire.py compares them) ---- */
+#define WIRE_MAGIC      "ousterhout-wire"       /* 16 bytes with its NUL */
+#define WIRE_VERSION    1
+#define WIRE_NODES      2
+#define WIRE_RING       256                     /* frames per direction */
+#define WIRE_FRAME_MAX  1536                    /* bytes a frame may have */
+#define WIRE_NEVER      UINT64_MAX              /* a time that never comes */
+
+struct wire_frame {
+    uint64_t t_arr;                             /* when it arrives */
+    uint32_t len;
+    uint32_t flags;                             /* unused */
+    uint8_t data[WIRE_FRAME_MAX];
+};
+
+/* One node's part: four cache lines, each written by one party, then the
+ * ring of frames to it. */
+struct wire_node {
+    /* Written by this node. */
+    _Atomic uint64_t msf;               /* "may send from": the earliest time at
+                                           which this node may still send a frame,
+                                           frames to it aside: while running its
+                                           time; idle, its next deadline or local
+                                           event; WIRE_NEVER idle with neither, or
+                                           done */
+    _Atomic uint64_t now;               /* its time when it last published */
+    _Atomic uint64_t acked_now;         /* its time when it acknowledged ... */
+    _Atomic uint32_t acked;             /* ... the peer's ack_req of this value */
+    _Atomic uint32_t ack_req;           /* bumped when its msf went down (a
+                                           console wake): the peer must say how
+                                           far it has got */
+    _Atomic uint32_t done;              /* the machine has stopped */
+    _Atomic uint32_t sleeping;          /* it waits on `bell` */
+    _Atomic uint64_t want;              /* ... for the peer's msf to reach this */
+    _Atomic uint32_t pid;               /* its emulator's process (a peer that
+                                           died without saying done is done) */
+    uint8_t pad0[12];
+    /* Written by whoever wakes this node: its peer, the harness. */
+    _Atomic uint32_t bell;              /* futex word: bumped for each wake */
+    uint32_t pad1;
+    _Atomic uint64_t input;             /* console characters the harness wrote */
+    uint8_t pad2[48];
+    /* The ring of frames to this node: head by the peer, tail by this node. */
+    _Atomic uint64_t head;
+    uint8_t pad3[56];
+    _Atomic uint64_t tail;
+    uint8_t pad4[56];
+    struct wire_frame ring[WIRE_RING];
+};
+
+struct wire_shm {
+    char magic[16];
+    uint32_t version, nodes, ring, frame_max;
+    uint8_t pad[32];
+    struct wire_node node[WIRE_NODES];
+};
+
+/* ---- what a model is given ---- */
+struct wire_params {
+    const char *path;                   /* the shared file, or NULL: no wire */
+    uint32_t node;                      /* 0 or 1 */
+    struct link_params link;
+    /* Malformed frames for this node (tests): a file of frames, each a
+     * 2-byte big-endian length and its bytes, delivered one every
+     * garbage_every_ns from garbage_start_ns on. */
+    const char *garbage;
+    uint64_t garbage_start_ns, garbage_every_ns;
+};
+
+/* Why wire_idle() returned. */
+enum wire_wake { WIRE_WAKE_FRAME, WIRE_WAKE_DEADLINE, WIRE_WAKE_INPUT };
+
+typedef void (*wire_inject_fn)(const uint8_t *frame, uint32_t len);
+
+/* What the node has done, all deterministic. */
+struct wire_stats {
+    uint64_t tx_frames, tx_bytes;       /* handed to the link by the guest */
+    uint64_t fate[LINK_OVERFLOW + 1];   /* what the link made of them (link.h) */
+    uint64_t rx_frames, rx_bytes;       /* injected into the guest, garbage too */
+    uint64_t garbage;                   /* of those, malformed ones from the file */
+    uint64_t idle_ns;                   /* time jumped over while idle */
+    uint64_t input_wakes;
+    uint64_t lookahead_ns;
+};
+
+/* Open the shared file and the link; an error message, or NULL. */
+const char *wire_open(const struct wire_params *p);
+bool wire_on(void);
+/* The machine has stopped: its peer runs on without it. */
+void wire_close(void);
+
+uint64_t wire_lookahead(void);
+/* Where this node must next check, at the latest: its horizon, the next
+ * frame due to it, and a publishing quantum. */
+uint64_t wire_next_check(uint64_t now);
+/* A check point at `now`; returns wire_next_check() after it. */
+uint64_t wire_check(uint64_t now, wire_inject_fn inject);
+/* The guest's NIC transmitted a frame at t_send; returns wire_next_check(),
+ * which the frame may have brought forward. */
+uint64_t wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len);
+/* Idle at `now` with the next timer deadline `dist` ns away (0: none);
+ * the time the machine wakes at, and why. */
+uint64_t wire_idle(uint64_t now, uint64_t dist, wire_inject_fn inject, enum wire_wake *why);
+void wire_console_taken(void);
+void wire_get_stats(struct wire_stats *s);
+
+#endif

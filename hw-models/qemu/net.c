@@ -1,0 +1,318 @@
+/*
+ * net.c: the QEMU front end of the modelled Ethernet (hw-models/core/wire.h,
+ * docs/network.md).  Only on a wire (wire= given): a one-machine run
+ * registers none of this, and its instrumentation is what it was.
+ *
+ * The guest's NIC is QEMU's own (virtio-net, the PCnet ...), with a
+ * `-netdev dgram` whose other end is a Unix datagram socket of ours
+ * (net_sock=, bound here; QEMU's end is at net_dev=): every frame the card
+ * sends arrives here as one datagram, and every datagram sent to QEMU's
+ * end is a frame the card receives.  What this file adds is when:
+ *
+ *  - Check points.  An inline counter (budget) counts down the static
+ *    cost of the blocks run, and a conditional callback at the start of
+ *    each block fires when it runs out, where core/wire.c wants its next
+ *    check point.  Memory and disk stalls do not count it down, so a check
+ *    may come late by the stalls since the last one: always the same
+ *    stalls, so always the same lateness, and wire.c never takes a frame
+ *    its peer may still send before the time it checks at.
+ *  - Injection (RX).  The vCPU is held inside the callback while the frame
+ *    goes to QEMU's socket, until QEMU has read it (SIOCOUTQ on our end
+ *    reads 0), and then until QEMU's main loop has finished handling it:
+ *    reading an MMIO register (net_bql=, a kernel virtual address) takes
+ *    QEMU's big lock, which the main loop holds while a netdev hands a
+ *    frame to its card and the card raises its interrupt.  So when the
+ *    callback returns the frame is in guest memory and the interrupt is
+ *    pending, and the guest takes it at the next block boundary, whatever
+ *    the host's threads did.  Where the register cannot be read (the vCPU
+ *    in user mode, on an ISA whose debug reads check privilege), a QMP
+ *    command round trip (net_qmp=) does the same: the main loop answers it
+ *    only between handlers.
+ *  - Transmission (TX).  The kernel's net_tx_kicked() (net_tx_pc=), which
+ *    its driver calls right after telling the card to send, holds the
+ *    vCPU until the frame is on our socket (virtio-net sends from a
+ *    main-loop bottom half; the PCnet at once), then takes the same
+ *    barrier, so the card has finished with it, and hands it to the wire
+ *    stamped with the model's time.
+ *  - Idling.  The kernel's net_idle(ns) (net_idle_pc=), called before it
+ *    waits for an interrupt with the time to its next timer deadline,
+ *    holds the vCPU until wire.c says what wakes the machine: a frame
+ *    (injected: the wait falls through), the deadline (the model's clock
+ *    moves on by it, as QEMU's icount clock does in the wait), or a
+ *    console character on its way (counted at the kernel's
+ *    console_intr(), net_cons_pc=).  A vCPU that waits in WFI runs no
+ *    blocks, so no check point could inject a frame there.
+ */
+#define _GNU_SOURCE                     /* memmem */
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <inttypes.h>
+#include <linux/sockios.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <qemu-plugin.h>
+
+#include "model.h"
+#include "plugin.h"
+
+/* The budget counts down from BUDGET_BASE + millicycles to the next check
+ * point; the callback fires when it is at or below BUDGET_BASE (QEMU's
+ * conditions compare unsigned), so running past zero never wraps. */
+#define BUDGET_BASE (1ull << 62)
+#define HOST_TIMEOUT_NS 10000000000ull  /* a card that never answers: give up */
+
+static struct qemu_plugin_scoreboard *net_score;
+static qemu_plugin_u64 e_budget;
+static uint64_t *budget;                /* vCPU 0's word */
+static uint64_t check_at;               /* mcyc of the next check point */
+static int sock = -1;
+static struct sockaddr_un dev_addr;
+static int qmp = -1;
+static GByteArray *barrier_buf;
+static uint64_t after_pc[3];            /* SPARC: hooks after the save */
+static uint8_t frame[65536];
+
+static uint64_t host_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void fatal(const char *what)
+{
+    hw_warn("%s", what);
+    fprintf(stderr, "hwmodel: %s\n", what);
+    _exit(3);
+}
+
+/* ------------------------------------------------------------ the barrier */
+
+static char qmp_buf[8192];
+static size_t qmp_len;
+
+/* Read QMP's output until a line containing `want`. */
+static void qmp_until(const char *want)
+{
+    for (;;) {
+        char *nl;
+        while ((nl = memchr(qmp_buf, '\n', qmp_len)) != NULL) {
+            size_t n = (size_t)(nl - qmp_buf) + 1;
+            bool found = memmem(qmp_buf, n, want, strlen(want)) != NULL;
+            memmove(qmp_buf, qmp_buf + n, qmp_len - n);
+            qmp_len -= n;
+            if (found)
+                return;
+        }
+        if (qmp_len == sizeof(qmp_buf))
+            qmp_len = 0;                /* an event longer than the buffer */
+        ssize_t r = read(qmp, qmp_buf + qmp_len, sizeof(qmp_buf) - qmp_len);
+        if (r <= 0)
+            fatal("net_qmp_read_failed");
+        qmp_len += (size_t)r;
+    }
+}
+
+static void qmp_command(const char *cmd)
+{
+    if (write(qmp, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+        fatal("net_qmp_write_failed");
+    qmp_until("\"return\"");
+}
+
+static void qmp_connect(void)
+{
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    if (!hw.p.net_qmp)
+        fatal("net_barrier_unreadable: the MMIO register cannot be read here and no "
+              "net_qmp= socket was given");
+    snprintf(a.sun_path, sizeof(a.sun_path), "%s", hw.p.net_qmp);
+    qmp = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (qmp < 0 || connect(qmp, (struct sockaddr *)&a, sizeof(a)) < 0)
+        fatal("net_qmp_connect_failed");
+    qmp_until("\"QMP\"");               /* the greeting */
+    qmp_command("{\"execute\":\"qmp_capabilities\"}\n");
+}
+
+/* Return only once QEMU's main loop holds no handler half done. */
+static void barrier(void)
+{
+    if (qemu_plugin_read_memory_vaddr(hw.p.net_bql, barrier_buf, 4))
+        return;
+    if (qmp < 0)
+        qmp_connect();
+    qmp_command("{\"execute\":\"query-status\"}\n");
+}
+
+/* ------------------------------------------------------------ frames */
+
+/* wire.c's inject(): the frame into the card, its interrupt raised. */
+static void inject(const uint8_t *f, uint32_t len)
+{
+    if (sendto(sock, f, len, 0, (struct sockaddr *)&dev_addr, sizeof(dev_addr)) != (ssize_t)len)
+        fatal("net_send_to_qemu_failed");
+    uint64_t t0 = 0;
+    for (unsigned i = 0;; i++) {
+        int queued = 0;
+        if (ioctl(sock, SIOCOUTQ, &queued) < 0)
+            fatal("net_siocoutq_failed");
+        if (queued == 0)
+            break;
+        if (i < 64)
+            continue;
+        if (!t0)
+            t0 = host_ns();
+        else if (host_ns() - t0 > HOST_TIMEOUT_NS)
+            fatal("nic_not_receiving: the card took no frame for 10 s (no receive "
+                  "buffers?)");
+        sched_yield();
+    }
+    barrier();
+    hw_net_dma(len, true);
+}
+
+/* The frames the card has sent since the last call, at least one. */
+static uint64_t collect(uint64_t now)
+{
+    struct pollfd p = { .fd = sock, .events = POLLIN };
+    uint64_t next = WIRE_NEVER;
+    int r = poll(&p, 1, (int)(HOST_TIMEOUT_NS / 1000000));
+    if (r != 1) {
+        hw_warn("net_tx_nothing: net_tx_kicked() but the card sent no frame");
+        return next;
+    }
+    barrier();                          /* the card is done with it (virtio's used ring) */
+    for (;;) {
+        ssize_t n = recv(sock, frame, sizeof(frame), MSG_DONTWAIT);
+        if (n < 0)
+            break;
+        hw_net_dma((uint32_t)n, false);
+        uint64_t c = wire_send(now, frame, (uint32_t)n);
+        next = c < next ? c : next;
+    }
+    return next;
+}
+
+/* ------------------------------------------------------------ check points */
+
+/* The next check point at `ns` or before the one set. */
+static void arm(uint64_t ns, bool earlier_only)
+{
+    uint64_t at = ns == WIRE_NEVER ? UINT64_MAX / 2 : hw_ns_to_mcyc_ceil(ns);
+    if (earlier_only && at >= check_at)
+        return;
+    check_at = at;
+    uint64_t now = hw_now();
+    *budget = BUDGET_BASE + (at > now ? at - now : 0);
+}
+
+static void check_cb(unsigned int vcpu, void *ud)
+{
+    arm(wire_check(hw_net_now(), inject), false);
+}
+
+static void tx_cb(unsigned int vcpu, void *ud)
+{
+    uint64_t next = collect(hw_net_now());
+    if (next != WIRE_NEVER)
+        arm(next, true);
+}
+
+/* net_idle(uint64 ns): 0 no deadline. */
+static void idle_cb(unsigned int vcpu, void *ud)
+{
+    bool in_window = ud != NULL;
+    uint64_t a = fn_arg(0, in_window), b = fn_arg(1, in_window);
+    uint64_t dist = isa->big_endian ? a << 32 | (b & 0xffffffffu) : b << 32 | (a & 0xffffffffu);
+    enum wire_wake why;
+    uint64_t now = hw_net_now();
+    uint64_t t = wire_idle(now, dist, inject, &why);
+    hw_net_idle_until(t);
+    arm(wire_next_check(t), false);
+}
+
+static void cons_cb(unsigned int vcpu, void *ud)
+{
+    wire_console_taken();
+}
+
+/* cb at the entry of the kernel function at pc (fn_entry, plugin.c: its
+ * first instruction, or after the save that opens a SPARC window, where
+ * ud is then non-NULL); after_pc[k] is fn_entry's word for hook k. */
+static void hook(struct qemu_plugin_insn *insn, uint64_t va, const uint8_t *code, size_t len,
+                 uint64_t pc, int k, qemu_plugin_vcpu_udata_cb_t cb)
+{
+    enum fn_entry e = fn_entry(va, code, len, pc, &after_pc[k]);
+    if (e != FN_NOT)
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, cb, QEMU_PLUGIN_CB_R_REGS,
+                                               e == FN_AFTER_SAVE ? (void *)1 : NULL);
+}
+
+void net_trans(struct qemu_plugin_tb *tb, size_t n, uint8_t code[][16], const size_t *code_len,
+               const uint64_t *vaddr)
+{
+    qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, check_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                              QEMU_PLUGIN_COND_LE, e_budget, BUDGET_BASE, NULL);
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        hook(insn, vaddr[i], code[i], code_len[i], hw.p.net_tx_pc, 0, tx_cb);
+        hook(insn, vaddr[i], code[i], code_len[i], hw.p.net_idle_pc, 1, idle_cb);
+        hook(insn, vaddr[i], code[i], code_len[i], hw.p.net_cons_pc, 2, cons_cb);
+    }
+}
+
+void net_segment(struct qemu_plugin_insn *first, uint64_t cost)
+{
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                        e_budget, -cost);
+}
+
+/* ------------------------------------------------------------ setup */
+
+const char *net_install(void)
+{
+    static char msg[300];
+    const struct hw_params *p = &hw.p;
+    if (!p->net_sock || !p->net_dev || !p->net_bql || !p->net_tx_pc || !p->net_idle_pc ||
+        !p->net_cons_pc)
+        return "wire= needs net_sock, net_dev, net_bql, net_tx_pc, net_idle_pc and net_cons_pc";
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    if (strlen(p->net_sock) >= sizeof(a.sun_path) || strlen(p->net_dev) >= sizeof(a.sun_path))
+        return "net_sock and net_dev must be socket paths of at most 107 bytes";
+    snprintf(a.sun_path, sizeof(a.sun_path), "%s", p->net_sock);
+    dev_addr.sun_family = AF_UNIX;
+    snprintf(dev_addr.sun_path, sizeof(dev_addr.sun_path), "%s", p->net_dev);
+    unlink(p->net_sock);
+    sock = socket(AF_UNIX, SOCK_DGRAM, 0);
+    if (sock < 0 || bind(sock, (struct sockaddr *)&a, sizeof(a)) < 0) {
+        snprintf(msg, sizeof(msg), "net_sock: cannot bind %s: %s", p->net_sock,
+                 strerror(errno));
+        return msg;
+    }
+    barrier_buf = g_byte_array_new();
+    net_score = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+    e_budget = qemu_plugin_scoreboard_u64(net_score);
+    return NULL;
+}
+
+void net_vcpu_init(void)
+{
+    budget = qemu_plugin_scoreboard_find(net_score, 0);
+    *budget = BUDGET_BASE;              /* a check point at the first block */
+}
+
+void net_exit(void)
+{
+    if (sock >= 0)
+        unlink(hw.p.net_sock);
+}

@@ -1,0 +1,391 @@
+/*
+ * The modelled Ethernet's core (hw-models/core/link.c, wire.c) on the host,
+ * without an emulator (tests/unit/test_wire.py runs it):
+ *
+ *   wire_host link                 the link's arithmetic, values asserted
+ *   wire_host rules FILE           one node against a peer played by hand
+ *                                  in the shared file: horizons, check
+ *                                  points, idling, a console wake
+ *   wire_host layout               the shared file's layout, for the harness
+ *   wire_host node FILE N SEED     one node of a simulated ping-pong (below);
+ *                                  SEED jitters the host timing
+ *
+ * Each check prints "ok NAME" or "FAIL NAME: ..."; the last line is
+ * "done N failed".  A node prints its trace: every frame it received, with
+ * the time it took it, and every frame it sent.
+ *
+ * The simulated machine: time advances in steps of STEP ns (a translated
+ * block), with a check point wherever wire_check() asked for one; a frame
+ * injected at a check point is "taken" at the next step, as a QEMU guest
+ * takes its interrupt at the next block.  Node 0 sends ROUNDS requests,
+ * each after some work, and idles until the reply; node 1 idles until a
+ * request, works, and replies.  Both traces must come out the same
+ * whatever the host does in between (the jitter: random sleeps).
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "link.h"
+#include "wire.h"
+
+static int failed;
+
+static void check(int ok, const char *name, const char *fmt, ...)
+{
+    if (ok) {
+        printf("ok %s\n", name);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL %s: ", name);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    failed++;
+}
+
+static void eq(const char *name, uint64_t got, uint64_t want)
+{
+    check(got == want, name, "%llu, want %llu", (unsigned long long)got,
+          (unsigned long long)want);
+}
+
+#define EQ(name, got, want) eq(name, (uint64_t)(got), (uint64_t)(want))
+
+/* 10 Mb/s Ethernet (IEEE 802.3), with the NIC latencies given. */
+static struct link_params ether(double tx, double rx, double lat)
+{
+    struct link_params p = { .mbps = 10, .latency_ns = lat, .nic_tx_ns = tx, .nic_rx_ns = rx,
+                             .preamble = 8, .ifg = 12, .fcs = 4, .min_frame = 64,
+                             .max_frame = 1518 };
+    return p;
+}
+
+static void test_link(void)
+{
+    struct link l;
+    struct link_params p = ether(0, 0, 0);
+    enum link_fate f;
+    uint32_t bit;
+    check(link_check(&p) == NULL, "link_valid", "%s", link_check(&p));
+    link_init(&l, &p);
+    EQ("bit_ps", l.ps_per_bit, 100000);
+    EQ("wire_min", link_wire_ns(&l, 0), 57600);           /* (8 + 64) bytes x 800 ns */
+    EQ("wire_60", link_wire_ns(&l, 60), 57600);           /* padded to 64 with its FCS */
+    EQ("wire_61", link_wire_ns(&l, 61), 58400);
+    EQ("wire_max", link_wire_ns(&l, 1514), 1220800);      /* (8 + 1518) x 800 */
+    EQ("lookahead", link_lookahead(&l), 57600);
+    /* Two minimum frames back to back: the second waits for the first and
+     * the 9.6 us gap. */
+    EQ("arrive_1", link_send(&l, 0, 60, &f, &bit), 57600);
+    EQ("fate_1", f, LINK_DELIVER);
+    EQ("arrive_2", link_send(&l, 0, 60, &f, &bit), 57600 + 9600 + 57600);
+    /* Long after: the wire is idle again. */
+    EQ("arrive_idle", link_send(&l, 10000000, 1514, &f, &bit), 10000000 + 1220800);
+
+    p = ether(5000, 3000, 250);
+    link_init(&l, &p);
+    EQ("lookahead_nic", link_lookahead(&l), 5000 + 57600 + 250 + 3000);
+    EQ("arrive_nic", link_send(&l, 1000, 100, &f, &bit), 1000 + 5000 + 112 * 800 + 250 + 3000);
+
+    /* Loss and damage, counted by frame number. */
+    p = ether(0, 0, 0);
+    p.drop_every = 3;
+    p.corrupt_every = 2;
+    link_init(&l, &p);
+    enum link_fate want[] = { LINK_DELIVER, LINK_CORRUPT, LINK_DROP, LINK_CORRUPT,
+                              LINK_DELIVER, LINK_DROP };
+    int ok = 1;
+    for (int i = 0; i < 6; i++) {
+        link_send(&l, (uint64_t)i * 1000000, 100, &f, &bit);
+        ok &= f == want[i] && bit < 800;
+    }
+    check(ok, "drop_corrupt", "fates differ");
+    EQ("dropped", l.fate[LINK_DROP], 2);
+    EQ("corrupted", l.fate[LINK_CORRUPT], 2);
+    EQ("bytes", l.bytes, 400);
+
+    /* Too long: not sent.  Too many at once: the 34th finds the queue full
+     * (one on the wire, LINK_TX_QUEUE waiting). */
+    p = ether(0, 0, 0);
+    link_init(&l, &p);
+    link_send(&l, 0, 1515, &f, &bit);
+    EQ("oversize", f, LINK_OVERSIZE);
+    int went = 0;
+    for (int i = 0; i < 40; i++) {
+        link_send(&l, 0, 60, &f, &bit);
+        went += f == LINK_DELIVER;
+    }
+    EQ("queue", went, LINK_TX_QUEUE + 1);
+    EQ("overflow", l.fate[LINK_OVERFLOW], 40 - LINK_TX_QUEUE - 1);
+
+    p = ether(0, 0, 0);
+    p.mbps = 0;
+    check(link_check(&p) != NULL && strstr(link_check(&p), "link.bandwidth_mbps"), "bad_mbps",
+          "not refused by name");
+    p = ether(0, 0, 0);
+    p.min_frame = 2000;
+    check(link_check(&p) != NULL && strstr(link_check(&p), "link.min_frame"), "bad_min",
+          "not refused by name");
+}
+
+/* ------------------------------------------------------------ the file */
+
+static struct wire_shm *make_file(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || ftruncate(fd, sizeof(struct wire_shm)) < 0) {
+        perror(path);
+        exit(2);
+    }
+    struct wire_shm *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    memcpy(s->magic, WIRE_MAGIC, sizeof(WIRE_MAGIC));
+    s->version = WIRE_VERSION;
+    s->nodes = WIRE_NODES;
+    s->ring = WIRE_RING;
+    s->frame_max = WIRE_FRAME_MAX;
+    return s;
+}
+
+static uint32_t injected[64];
+static uint64_t n_injected;
+
+static void record(const uint8_t *frame, uint32_t len)
+{
+    if (n_injected < 64)
+        injected[n_injected] = len ? frame[0] : 0;
+    n_injected++;
+}
+
+/* Node 0 against a node 1 played by writing its part of the file. */
+static void test_rules(const char *path)
+{
+    struct wire_shm *s = make_file(path);
+    struct wire_node *peer = &s->node[1];
+    struct wire_params p = { .path = path, .node = 0, .link = ether(0, 0, 0) };
+    const char *err = wire_open(&p);
+    check(err == NULL, "open", "%s", err);
+    uint64_t L = wire_lookahead();
+    EQ("rules_lookahead", L, 57600);
+
+    /* A peer at 0, running: I may go to L, checking every L/2. */
+    EQ("next_start", wire_next_check(0), L / 2);
+    EQ("next_near_horizon", wire_next_check(L - 10), L);
+    /* The peer ran on to 1 ms. */
+    atomic_store(&peer->msf, 1000000);
+    EQ("next_peer_on", wire_next_check(L), L + L / 2);
+    EQ("check_runs", wire_check(1000000 + L - 1, record), 1000000 + L);
+    /* The peer idles, with nothing due: no horizon. */
+    atomic_store(&peer->msf, WIRE_NEVER);
+    EQ("next_peer_idle", wire_next_check(5000000), 5000000 + L / 2);
+    /* A frame I send it wakes it at its arrival: horizon arrival + L. */
+    uint8_t f[60] = { 0x11 };
+    uint64_t next = wire_send(5000000, f, 60);
+    EQ("sent_head", atomic_load(&peer->head), 1);
+    EQ("sent_t_arr", peer->ring[0].t_arr, 5000000 + 57600);
+    EQ("next_after_send", next, 5000000 + L / 2);
+    EQ("horizon_pending", wire_next_check(5000000 + 57600 + L - 1), 5000000 + 57600 + L);
+    /* It takes the frame (publishing first): its msf rules again. */
+    atomic_store(&peer->msf, 5000000 + 57600);
+    atomic_store(&peer->tail, 1);
+    EQ("horizon_taken", wire_next_check(5000000 + 57600 + L - 1), 5000000 + 57600 + L);
+
+    /* Frames to me: due ones go in at a check point, in order; others wait. */
+    struct wire_node *me = &s->node[0];
+    me->ring[0] = (struct wire_frame){ .t_arr = 6000000, .len = 1, .data = { 0xa1 } };
+    me->ring[1] = (struct wire_frame){ .t_arr = 6060000, .len = 1, .data = { 0xa2 } };
+    atomic_store(&me->head, 2);
+    atomic_store(&peer->msf, 7000000);
+    n_injected = 0;
+    next = wire_check(6050000, record);
+    EQ("check_injects_due", n_injected, 1);
+    EQ("check_injects_first", injected[0], 0xa1);
+    EQ("check_next_is_frame", next, 6060000);
+    next = wire_check(6060000, record);
+    EQ("check_injects_second", injected[1], 0xa2);
+    EQ("check_next_quantum", next, 6060000 + L / 2);
+    EQ("tail_moved", atomic_load(&me->tail), 2);
+
+    /* Idle: the next frame wakes me at its arrival, if the peer is far
+     * enough on; else the deadline does. */
+    me->ring[2] = (struct wire_frame){ .t_arr = 6500000, .len = 1, .data = { 0xa3 } };
+    atomic_store(&me->head, 3);
+    enum wire_wake why;
+    n_injected = 0;
+    uint64_t t = wire_idle(6200000, 0, record, &why);
+    EQ("idle_frame_at", t, 6500000);
+    EQ("idle_frame_why", why, WIRE_WAKE_FRAME);
+    EQ("idle_frame_taken", n_injected, 1);
+    EQ("idle_msf", atomic_load(&me->msf), 6500000);
+    t = wire_idle(6600000, 200000, record, &why);
+    EQ("idle_deadline_at", t, 6800000);
+    EQ("idle_deadline_why", why, WIRE_WAKE_DEADLINE);
+    /* A console character: at once.  Idle with no deadline, my msf was
+     * "never": the peer must say where it is; it is behind, so I stay. */
+    atomic_store(&me->input, 1);
+    atomic_store(&peer->acked, 1);          /* (what the peer will answer) */
+    atomic_store(&peer->acked_now, 6000000);
+    t = wire_idle(6900000, 0, record, &why);
+    EQ("idle_input_why", why, WIRE_WAKE_INPUT);
+    EQ("idle_input_at", t, 6900000);
+    EQ("idle_input_req", atomic_load(&me->ack_req), 1);
+    EQ("idle_input_msf", atomic_load(&me->msf), 6900000);
+    wire_console_taken();
+    /* Idle with a deadline beyond the peer's reach: the peer says it is at
+     * 9 ms when asked, so a console wake moves me on to 9 ms - L + 1. */
+    atomic_store(&peer->msf, 8900000);
+    atomic_store(&me->input, 2);
+    atomic_store(&peer->acked, 2);
+    atomic_store(&peer->acked_now, 9000000);
+    t = wire_idle(7000000, 5000000, record, &why);
+    EQ("input_ack_why", why, WIRE_WAKE_INPUT);
+    EQ("input_ack_req", atomic_load(&me->ack_req), 2);
+    EQ("input_ack_at", t, 9000000 - L + 1);
+    wire_console_taken();
+    /* A peer that is done: no horizon. */
+    atomic_store(&peer->done, 1);
+    EQ("peer_done", wire_next_check(50000000), 50000000 + L / 2);
+    wire_close();
+    EQ("closed_msf", atomic_load(&me->msf), WIRE_NEVER);
+}
+
+/* ------------------------------------------------------------ ping-pong */
+
+#define STEP 97                         /* ns per simulated block */
+#define ROUNDS 300
+#define EXTRA 255                       /* a frame that asks no reply */
+
+static unsigned seed;
+static uint64_t pending[WIRE_RING];     /* frames injected, not yet taken */
+static unsigned npending;
+static uint8_t pending_id[WIRE_RING];
+
+static void jitter(void)
+{
+    if (seed && rand_r(&seed) % 7 == 0)
+        usleep(rand_r(&seed) % 300);
+}
+
+static void take(const uint8_t *frame, uint32_t len)
+{
+    pending_id[npending] = frame[14];
+    pending[npending++] = len;
+}
+
+struct sim {
+    uint64_t now, next;
+};
+
+/* Run `work` ns of guest code, stopping at check points. */
+static void run(struct sim *m, uint64_t work)
+{
+    for (uint64_t end = m->now + work; m->now < end; m->now += STEP) {
+        if (m->now >= m->next) {
+            jitter();
+            m->next = wire_check(m->now, take);
+        }
+    }
+}
+
+static void send_frame(struct sim *m, int node, uint8_t id, uint32_t len)
+{
+    uint8_t f[1514];
+    memset(f, node, sizeof(f));
+    f[14] = id;
+    uint64_t next = wire_send(m->now, f, len);
+    if (next < m->next)
+        m->next = next;
+    printf("tx node=%d id=%u at=%llu\n", node, id, (unsigned long long)m->now);
+}
+
+/* Idle until a frame comes (dist: a deadline that may come first). */
+static uint8_t wait_frame(struct sim *m, int node, uint64_t dist)
+{
+    while (npending == 0) {
+        enum wire_wake why;
+        jitter();
+        m->now = wire_idle(m->now, dist, take, &why);
+        m->next = wire_next_check(m->now);
+        if (why == WIRE_WAKE_DEADLINE) {
+            printf("deadline node=%d at=%llu\n", node, (unsigned long long)m->now);
+            run(m, 500);
+        }
+    }
+    uint8_t id = pending_id[0];
+    memmove(pending_id, pending_id + 1, --npending);
+    printf("rx node=%d id=%u at=%llu\n", node, id, (unsigned long long)m->now);
+    return id;
+}
+
+static void node_main(const char *path, int node)
+{
+    struct wire_params p = { .path = path, .node = (uint32_t)node, .link = ether(2000, 3000, 500) };
+    p.link.drop_every = 0;
+    const char *err = wire_open(&p);
+    if (err) {
+        printf("FAIL open: %s\n", err);
+        exit(1);
+    }
+    struct sim m = { 0, 0 };
+    for (int r = 0; r < ROUNDS; r++) {
+        if (node == 0) {
+            run(&m, 20000 + (uint64_t)(r * 7919 % 150000));
+            send_frame(&m, 0, (uint8_t)(r % 200), 60 + (uint32_t)(r * 37 % 1400));
+            /* a second frame now and then (no reply): two on the wire */
+            if (r % 5 == 0)
+                send_frame(&m, 0, EXTRA, 1000);
+            uint8_t id;
+            do
+                id = wait_frame(&m, 0, r % 3 ? 0 : 400000);
+            while (id != (uint8_t)(r % 200));
+        } else {
+            uint8_t id = wait_frame(&m, 1, r % 4 ? 0 : 900000);
+            if (id == EXTRA) {
+                r--;                        /* not a request: no reply */
+                continue;
+            }
+            run(&m, 5000 + (uint64_t)(id * 104729 % 60000));
+            send_frame(&m, 1, id, 60 + (uint32_t)(id * 53 % 900));
+        }
+    }
+    run(&m, 3000);
+    printf("end node=%d at=%llu\n", node, (unsigned long long)m.now);
+    wire_close();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "link") == 0) {
+        test_link();
+    } else if (argc >= 3 && strcmp(argv[1], "rules") == 0) {
+        test_rules(argv[2]);
+    } else if (argc >= 2 && strcmp(argv[1], "layout") == 0) {
+        printf("MAGIC=%s\nVERSION=%d\nNODES=%d\nRING=%d\nFRAME_MAX=%d\n", WIRE_MAGIC,
+               WIRE_VERSION, WIRE_NODES, WIRE_RING, WIRE_FRAME_MAX);
+        printf("HEADER=%zu\nNODE_SIZE=%zu\nFILE_SIZE=%zu\nBELL=%zu\nINPUT=%zu\n",
+               offsetof(struct wire_shm, node), sizeof(struct wire_node),
+               sizeof(struct wire_shm), offsetof(struct wire_node, bell),
+               offsetof(struct wire_node, input));
+        return 0;
+    } else if (argc >= 5 && strcmp(argv[1], "node") == 0) {
+        seed = (unsigned)atoi(argv[4]);
+        node_main(argv[2], atoi(argv[3]));
+        return 0;
+    } else if (argc >= 3 && strcmp(argv[1], "file") == 0) {
+        make_file(argv[2]);
+        return 0;
+    } else {
+        fprintf(stderr, "usage: wire_host link | rules FILE | layout | file FILE | "
+                "node FILE N SEED\n");
+        return 2;
+    }
+    printf("done %d failed\n", failed);
+    return failed != 0;
+}
