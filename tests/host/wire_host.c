@@ -7,6 +7,8 @@
  *                                  in the shared file: horizons, check
  *                                  points, idling, a console wake
  *   wire_host layout               the shared file's layout, for the harness
+ *   wire_host oneway MBPS TX RX LAT LEN...   one frame's arrival on an idle wire
+ *   wire_host file FILE            an empty shared file
  *   wire_host node FILE N SEED     one node of a simulated ping-pong (below);
  *                                  SEED jitters the host timing
  *
@@ -377,6 +379,19 @@ int main(int argc, char **argv)
     } else if (argc >= 5 && strcmp(argv[1], "node") == 0) {
         seed = (unsigned)atoi(argv[4]);
         node_main(argv[2], atoi(argv[3]));
+        return 0;
+    } else if (argc >= 7 && strcmp(argv[1], "oneway") == 0) {
+        /* oneway MBPS TX RX LATENCY LEN...: each frame alone on an idle wire */
+        struct link_params p = ether(atof(argv[3]), atof(argv[4]), atof(argv[5]));
+        p.mbps = atof(argv[2]);
+        for (int i = 6; i < argc; i++) {
+            struct link l;
+            enum link_fate f;
+            uint32_t bit;
+            link_init(&l, &p);
+            printf("%s %llu\n", argv[i],
+                   (unsigned long long)link_send(&l, 0, (uint32_t)atoi(argv[i]), &f, &bit));
+        }
         return 0;
     } else if (argc >= 3 && strcmp(argv[1], "file") == 0) {
         make_file(argv[2]);

@@ -1,0 +1,158 @@
+"""The modelled Ethernet's core without an emulator: hw-models/core/link.c
+and wire.c compiled for the host with tests/host/wire_host.c, under the
+sanitizers.
+
+  - the link's arithmetic, values asserted in C (serialisation, padding,
+    the gap, NIC latencies, lookahead, loss, damage, the queue's limit);
+  - the horizon rules, one node against a peer played by hand;
+  - two simulated machines playing ping-pong through a real shared file,
+    each in its own process: their traces (every frame's send and arrival
+    time) are the same with and without random host delays;
+  - the harness's copies of the file's layout (harness/net/wire.py) and of
+    the link's arithmetic (harness/net/link.py) agree with the C.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness.net import link, wire
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def wire_host(tmp_path_factory):
+    cc = shutil.which(os.environ.get("HOSTCC", "gcc"))
+    if cc is None:
+        pytest.skip("no host C compiler")
+    out = tmp_path_factory.mktemp("wire_host") / "wire_host"
+    flags = ["-O1", "-g", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-std=gnu11",
+             "-Ihw-models/core"]
+    sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    src = ["tests/host/wire_host.c", "hw-models/core/link.c", "hw-models/core/wire.c", "-lm"]
+    r = subprocess.run([cc, *flags, *sanitize, "-o", out, *src], cwd=ROOT, capture_output=True,
+                       text=True)
+    if r.returncode != 0 and "sanitize" in r.stderr:
+        r = subprocess.run([cc, *flags, "-o", out, *src], cwd=ROOT, capture_output=True,
+                           text=True)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def _checks(out: str) -> tuple[list[str], list[str]]:
+    lines = out.splitlines()
+    return [x for x in lines if x.startswith("ok ")], [x for x in lines if x.startswith("FAIL")]
+
+
+def test_link_arithmetic(wire_host):
+    r = subprocess.run([wire_host, "link"], capture_output=True, text=True, timeout=60)
+    oks, fails = _checks(r.stdout)
+    assert r.returncode == 0 and not fails, r.stdout + r.stderr
+    assert len(oks) >= 20 and r.stdout.splitlines()[-1] == "done 0 failed"
+
+
+def test_horizon_rules(wire_host, tmp_path):
+    r = subprocess.run([wire_host, "rules", tmp_path / "wire"], capture_output=True, text=True,
+                       timeout=60)
+    oks, fails = _checks(r.stdout)
+    assert r.returncode == 0 and not fails, r.stdout + r.stderr
+    names = {x.split()[1] for x in oks}
+    for want in ("check_injects_due", "idle_frame_at", "idle_deadline_why", "input_ack_at",
+                 "horizon_pending", "peer_done"):
+        assert want in names
+
+
+def _pingpong(wire_host, tmp_path, seeds: tuple[int, int]) -> tuple[str, str]:
+    path = tmp_path / f"pp-{seeds[0]}"
+    subprocess.run([wire_host, "file", path], check=True)
+    procs = [subprocess.Popen([wire_host, "node", path, str(n), str(seeds[n])],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for n in (0, 1)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    for p, (o, e) in zip(procs, outs):
+        assert p.returncode == 0, o[-2000:] + e[-2000:]
+    return outs[0][0], outs[1][0]
+
+
+def test_two_nodes_are_deterministic(wire_host, tmp_path):
+    """The same traces with no host delays and with two sets of random ones."""
+    calm = _pingpong(wire_host, tmp_path, (0, 0))
+    assert calm[0].count("\nrx ") >= 300 and calm[1].count("tx ") == 300
+    assert "deadline node=0" in calm[0] and "deadline node=1" in calm[1]
+    for seeds in ((7, 21), (99, 5)):
+        assert _pingpong(wire_host, tmp_path, seeds) == calm
+    # A frame that found the wire free arrives exactly one_way() after it
+    # was sent (the simulation's link: 2 us, 3 us NICs, 500 ns cable).
+    first_tx = int(calm[0].split("\n")[0].split("at=")[1])
+    first_rx = int(next(x for x in calm[1].splitlines() if x.startswith("rx ")).split("at=")[1])
+    ether = link.Link(10, 500, 2000, 3000, **{"preamble": 8, "ifg": 12, "fcs": 4,
+                                             "min_frame": 64, "max_frame": 1518})
+    assert first_rx - first_tx == ether.one_way_ns(60)
+
+
+def test_layout_matches_the_header(wire_host):
+    out = subprocess.run([wire_host, "layout"], capture_output=True, text=True,
+                         check=True).stdout
+    c = dict(line.split("=", 1) for line in out.splitlines())
+    assert c["MAGIC"].encode() + b"\0" == wire.MAGIC
+    assert int(c["VERSION"]) == wire.VERSION and int(c["NODES"]) == wire.NODES
+    assert int(c["RING"]) == wire.RING and int(c["FRAME_MAX"]) == wire.FRAME_MAX
+    assert int(c["FRAME_MAX"]) == link.WIRE_FRAME_MAX
+    for key in ("HEADER", "NODE_SIZE", "FILE_SIZE", "BELL", "INPUT"):
+        assert int(c[key]) == getattr(wire, key), key
+
+
+@pytest.mark.parametrize("mbps,tx,rx,lat", [(10, 0, 0, 0), (10, 5000, 4000, 1000),
+                                            (3, 1234.5, 0, 77), (100, 800, 800, 500)])
+def test_python_arithmetic_matches_the_model(wire_host, mbps, tx, rx, lat):
+    lengths = [0, 14, 60, 61, 98, 106, 118, 1514]
+    out = subprocess.run([wire_host, "oneway", str(mbps), str(tx), str(rx), str(lat),
+                          *map(str, lengths)], capture_output=True, text=True, check=True).stdout
+    got = {int(a): int(b) for a, b in (line.split() for line in out.splitlines())}
+    L = link.Link(mbps, lat, tx, rx, 8, 12, 4, 64, 1518)
+    assert got == {n: L.one_way_ns(n) for n in lengths}
+
+
+def test_wire_file_and_input(tmp_path):
+    with wire.Wire(tmp_path) as w:
+        assert w.path.stat().st_size == wire.FILE_SIZE
+        data = w.path.read_bytes()
+        assert data[:16] == wire.MAGIC
+        w.typed(1, 3)
+        w.typed(1)
+        base = wire.HEADER + wire.NODE_SIZE
+        data = w.path.read_bytes()
+        assert int.from_bytes(data[base + wire.INPUT:base + wire.INPUT + 8], "little") == 4
+        assert int.from_bytes(data[base + wire.BELL:base + wire.BELL + 4], "little") == 2
+        assert w.model_args(1) == [f"wire={w.path}", "wire_node=1"]
+    assert not w.path.exists()
+
+
+GOOD = {"bandwidth_mbps": 10, "latency_ns": 1000, "nic_tx_ns": 5000, "nic_rx_ns": 5000,
+        "nic_dma": True}
+
+
+@pytest.mark.parametrize("change,word", [
+    ({"bandwidth_mbps": 0}, "bandwidth_mbps"), ({"latency_ns": -1}, "latency_ns"),
+    ({"nic_dma": 1}, "nic_dma"), ({"colour": "red"}, "colour"),
+    ({"min_frame": 10}, "min_frame"), ({"max_frame": 9000}, "max_frame"),
+    ({"garbage_frames": 5}, "garbage_every_ns"), ({"drop_every": -2}, "drop_every")])
+def test_link_section_refusals(change, word):
+    sec = {**GOOD, **change}
+    problem = link.validate(sec)
+    assert problem and word in problem
+
+
+def test_link_section_missing_field():
+    sec = dict(GOOD)
+    del sec["nic_rx_ns"]
+    assert link.validate(sec) == "[link] nic_rx_ns is missing"
+    assert link.validate(GOOD) is None
+    args = link.model_args(GOOD)
+    assert "link_mbps=10" in args and "link_min_frame=64" in args and "net_dma=on" in args
