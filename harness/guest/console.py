@@ -31,7 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 import pexpect
 
@@ -105,11 +105,15 @@ class Guest:
     def __init__(self, argv: list[str], *, log_path: str | Path | None = None,
                  line_ending: str = "\r", char_delay: float = 0.0,
                  cwd: str | Path | None = None, halt_timeout: float = 5.0,
-                 stop_key: str | None = None, log_append: bool = False) -> None:
+                 stop_key: str | None = None, log_append: bool = False,
+                 on_input: Callable[[int], None] | None = None) -> None:
         self.argv = list(argv)
         # Append to the log instead of starting it anew: several boots of
         # one run share its console log (harness/model/runs.py, Fresh).
         self.log_append = log_append
+        # Called with the number of bytes about to be typed at the guest,
+        # before they go (a two-machine run counts them: harness/net/wire.py).
+        self.on_input = on_input
         # A key that makes the emulator stop the guest and say where it was
         # (SIMH: Ctrl-E prints "Simulation stopped, PC: ..."): typed when the
         # guest hangs, so the hang's report shows what it was doing.
@@ -254,13 +258,20 @@ class Guest:
         self.state = "ready"
         return rec
 
+    def _put(self, text: str) -> None:
+        """Every byte the guest is sent goes through here."""
+        assert self.child is not None
+        if self.on_input is not None:
+            self.on_input(len(text.encode("utf-8")))
+        self.child.send(text)
+
     def _send(self, text: str) -> None:
         assert self.child is not None
         if self.char_delay <= 0:
-            self.child.send(text)
+            self._put(text)
             return
         for ch in text:
-            self.child.send(ch)
+            self._put(ch)
             time.sleep(self.char_delay)
 
     # How long a typed character's echo may take before we decide the guest
@@ -286,7 +297,7 @@ class Guest:
             self._send(command + self.line_ending)
             return False
         for i, ch in enumerate(command):
-            self.child.send(ch)
+            self._put(ch)
             try:
                 self.child.expect_exact(ch, timeout=self.ECHO_TIMEOUT)
             except pexpect.TIMEOUT:
@@ -295,7 +306,7 @@ class Guest:
                 return False
             except pexpect.EOF:
                 break                           # run()'s expect reports it
-        self.child.send(self.line_ending)
+        self._put(self.line_ending)
         return True
 
     def run(self, command: str, timeout: float = 60.0) -> Output:

@@ -34,7 +34,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from .. import ROOT
 from ..errors import SetupError
@@ -234,6 +234,11 @@ class Machine:
     # {mac} its Ethernet address; the emulator's nic_on_wire puts it on a
     # wire (harness/guest/netpair.py).  Empty: no driver.
     nic: tuple[str, ...] = ()
+    # A deterministic two-machine run (harness/net/): the kernel virtual
+    # address of a device register whose read changes nothing, which the
+    # model reads to wait for QEMU's main loop to finish what it is doing
+    # (hw-models/qemu/net.c, "the barrier"); None: no such run on this board.
+    net_barrier: int | None = None
 
     # ---- the hardware model (harness/model/modelargs.py)
     # Its back end: "qemu-plugin" (build/hw-models/libhwmodel.so) or "simh"
@@ -333,12 +338,13 @@ class Machine:
         return self.emulator.nic_on_wire(self.nic, mac, local, remote)
 
     def guest(self, argv: list[str], log_path: Path | None = None, root: Path = ROOT,
-              log_append: bool = False) -> Guest:
+              log_append: bool = False,
+              on_input: Callable[[int], None] | None = None) -> Guest:
         """An unstarted Guest for `argv` (from command()), typed at the way
         this machine's console wants; `with` it, then boot(self.boot_timeout)."""
         return Guest(argv, log_path=log_path, line_ending=self.line_ending,
                      char_delay=self.char_delay, cwd=root, stop_key=self.stop_key,
-                     log_append=log_append)
+                     log_append=log_append, on_input=on_input)
 
     def emulator_version(self) -> str | None:
         exe = self.emulator.locate()
@@ -375,6 +381,9 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # legacy devices unless told.
             nic=("-global", "virtio-mmio.force-legacy=false",
                  "-device", "virtio-net-device,netdev=net0,mac={mac}"),
+            # The PLIC's pending bits (0x0c001000), where the kernel maps
+            # devices (DEV(pa) = 0xc0000000 + pa: kernel/arch/riscv/machine.h).
+            net_barrier=0xCC001000,
             model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100-riscv",
             tlb_refill="walk"),
     Machine("x86",

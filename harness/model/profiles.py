@@ -40,9 +40,11 @@ from typing import Any
 from .. import ROOT, rel
 from ..errors import SetupError
 from ..guest import machines
+from ..net.link import WIRE_FRAME_MAX
 from . import schema
 
 PROFILE_DIR = ROOT / "hw-models" / "profiles"
+ETHERNET_HEADER = 14                    # two addresses and the type
 
 
 def _str(v: Any) -> str | None:
@@ -178,10 +180,15 @@ def _top_fields(data: dict[str, Any], fields: dict[str, Any]) -> str | None:
 def validate(data: dict[str, Any]) -> str | None:
     """The first thing wrong with a profile, as a message naming the field."""
     if data.get("model", True) is False:
+        # Its one section: the Ethernet between two machines of it, timed
+        # by the model with nothing but the instruction count (harness/net/).
         for key in data:
-            if key not in NO_MODEL and key != "model":
+            if key not in NO_MODEL and key not in ("model", "link"):
                 return f"unknown field {key!r} (a profile with model = false has no model)"
-        return _top_fields(data, NO_MODEL)
+        problem = _top_fields(data, NO_MODEL)
+        if problem or "link" not in data:
+            return problem
+        return validate_section("link", data["link"], data["isa"])
     problem = _top_fields(data, TOP)
     if problem:
         return problem
@@ -237,6 +244,8 @@ def validate_section(name: str, sec: Any, isa: str) -> str | None:
         return _cache_geometry(name, sec)
     if name == "tlb":
         return _tlb_rules(sec, isa)
+    if name == "link":
+        return _link_rules(sec)
     return None
 
 
@@ -250,6 +259,24 @@ def _cache_geometry(name: str, sec: dict[str, Any]) -> str | None:
     sets = size // (line * assoc)
     if sets & (sets - 1):
         return f"[{name}] size = {size} gives {sets} sets, not a power of two"
+    return None
+
+
+def _link_rules(sec: dict[str, Any]) -> str | None:
+    """The [link] section's rules between fields (each field is checked;
+    hw-models/core/link.c's link_check and wire.c's wire_open check again):
+    the framing's fields, given or params.def's defaults (IEEE 802.3's)."""
+    params = schema.load().section_params("link")
+    f = {k: sec[k] if k in sec else params[k].value(params[k].default)
+         for k in ("fcs_bytes", "min_frame", "max_frame")}
+    if f["min_frame"] < f["fcs_bytes"] + ETHERNET_HEADER:
+        return (f"[link] min_frame = {f['min_frame']} is shorter than an Ethernet header "
+                f"and the FCS ({f['fcs_bytes'] + ETHERNET_HEADER} bytes)")
+    if f["max_frame"] < f["min_frame"]:
+        return f"[link] max_frame = {f['max_frame']} is shorter than min_frame ({f['min_frame']})"
+    if f["max_frame"] - f["fcs_bytes"] > WIRE_FRAME_MAX:
+        return (f"[link] max_frame = {f['max_frame']}: the wire carries frames of at most "
+                f"{WIRE_FRAME_MAX} bytes and the FCS (hw-models/core/wire.h)")
     return None
 
 

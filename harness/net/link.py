@@ -40,7 +40,7 @@ from typing import Any, Callable
 ETHERNET = {"preamble_bytes": 8, "ifg_bytes": 12, "fcs_bytes": 4, "min_frame": 64,
             "max_frame": 1518}
 # The longest frame the wire carries without its FCS (hw-models/core/wire.h).
-WIRE_FRAME_MAX = 1536
+WIRE_FRAME_MAX = 2048
 
 
 def _num(v: Any) -> bool:

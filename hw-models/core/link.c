@@ -1,9 +1,10 @@
 /*
  * link.c: the arithmetic of one direction of a modelled Ethernet link
- * (link.h says what it computes).  Integers only, in ns: the bit time is
- * kept in picoseconds (100,000 at 10 Mb/s) and a frame's time rounded up
- * to a whole ns, so both machines' models, and the unit test
- * (tests/host/wire_host.c), agree to the nanosecond.
+ * (link.h says what it computes).  Integers only, in the model's units:
+ * the bit time is kept in picoseconds (100,000 at 10 Mb/s) and a frame's
+ * time rounded up to a whole unit, so both machines' models agree to the
+ * unit, and in ns (the unit test, tests/host/wire_host.c, and the
+ * harness's copy, harness/net/link.py) to the nanosecond.
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,19 +30,23 @@ const char *link_check(const struct link_params *p)
     return msg;
 }
 
-void link_init(struct link *l, const struct link_params *p)
+void link_init(struct link *l, const struct link_params *p, uint64_t num, uint64_t den)
 {
     memset(l, 0, sizeof(*l));
     l->p = *p;
+    l->num = num;
+    l->den = den;
     l->ps_per_bit = (uint64_t)llround(1e6 / p->mbps);
-    l->nic_tx = (uint64_t)llround(p->nic_tx_ns);
-    l->nic_rx = (uint64_t)llround(p->nic_rx_ns);
-    l->latency = (uint64_t)llround(p->latency_ns);
+    l->nic_tx = (uint64_t)llround(p->nic_tx_ns * (double)num / (double)den);
+    l->nic_rx = (uint64_t)llround(p->nic_rx_ns * (double)num / (double)den);
+    l->latency = (uint64_t)llround(p->latency_ns * (double)num / (double)den);
 }
 
 static uint64_t bytes_ns(const struct link *l, uint64_t bytes)
 {
-    return (bytes * 8 * l->ps_per_bit + 999) / 1000;
+    unsigned __int128 ps = (unsigned __int128)bytes * 8 * l->ps_per_bit * l->num;
+    unsigned __int128 per = (unsigned __int128)1000 * l->den;
+    return (uint64_t)((ps + per - 1) / per);
 }
 
 uint64_t link_wire_ns(const struct link *l, uint32_t len)

@@ -10,9 +10,12 @@
  *   wire_free = starts + serialisation + inter-frame gap
  *
  * where serialisation is the preamble and the frame with its FCS, padded
- * to the minimum frame, at the link's bit rate.  All times are ns on the
- * common timeline (both machines count from their boot, which is the same
- * moment).  docs/network.md gives the numbers and their sources.
+ * to the minimum frame, at the link's bit rate.  Times are on the common
+ * timeline (both machines count from their boot, which is the same
+ * moment), in the model's units: link_init() is told how many make a ns
+ * (the QEMU plugin: millicycles, clock_khz / 1000 of them; the unit test:
+ * ns), and every delay is rounded into them once, so that no time ever
+ * rounds again.  docs/network.md gives the numbers and their sources.
  *
  * The least t_arr - t_send over all frames, the link's lookahead, is what
  * lets two machines run apart from each other (wire.c): a frame sent at t
@@ -53,7 +56,8 @@ enum link_fate { LINK_DELIVER, LINK_DROP, LINK_CORRUPT, LINK_OVERSIZE, LINK_OVER
 struct link {
     struct link_params p;
     uint64_t ps_per_bit;                /* the bit time, in picoseconds */
-    uint64_t nic_tx, nic_rx, latency;   /* ns */
+    uint64_t num, den;                  /* num / den units make a ns */
+    uint64_t nic_tx, nic_rx, latency;   /* in units */
     uint64_t wire_free;                 /* the wire may start the next frame then */
     uint64_t starts[LINK_TX_QUEUE];     /* when recent frames start on the wire (a ring) */
     uint64_t frames;                    /* frames offered to it, each numbered from 1 */
@@ -63,9 +67,10 @@ struct link {
 
 /* What is wrong with p, naming the parameter (params.def's link.*), or NULL. */
 const char *link_check(const struct link_params *p);
-void link_init(struct link *l, const struct link_params *p);
-/* ns on the wire for a frame of len bytes (without its FCS), preamble and
- * padding included, gap excluded. */
+/* num / den units make one ns (1, 1: ns). */
+void link_init(struct link *l, const struct link_params *p, uint64_t num, uint64_t den);
+/* Units on the wire for a frame of len bytes (without its FCS), preamble
+ * and padding included, gap excluded. */
 uint64_t link_wire_ns(const struct link *l, uint32_t len);
 /* The least t_arr - t_send: a minimum frame on an idle wire. */
 uint64_t link_lookahead(const struct link *l);

@@ -65,7 +65,7 @@ const char *hw_start(const char *isa_name)
         return err;
     hw.tlb_counts = hw.p.tlb.page_size != 0;
     if (hw.p.wire.path) {
-        if ((err = wire_open(&hw.p.wire)) != NULL)
+        if ((err = wire_open(&hw.p.wire, hw.clock_khz, 1000)) != NULL)   /* in millicycles */
             return err;
         hw.net = true;
     }
@@ -213,19 +213,14 @@ unsigned hw_iline_shift(void)
 
 /* ------------------------------------------------------------ net */
 
-uint64_t hw_net_now(void)
-{
-    return hw_mcyc_to_ns(hw_now());
-}
-
 uint64_t hw_ns_to_mcyc_ceil(uint64_t ns)
 {
     return (uint64_t)(((unsigned __int128)ns * hw.clock_khz + 999) / 1000);
 }
 
-void hw_net_idle_until(uint64_t ns)
+void hw_net_idle_until(uint64_t to)
 {
-    uint64_t to = hw_ns_to_mcyc_ceil(ns), now = hw_now();
+    uint64_t now = hw_now();
     if (to > now) {
         hw.c->stall_mcyc += to - now;
         hw.c->idle_mcyc += to - now;

@@ -226,11 +226,10 @@ void hw_trap(void);
 
 /* ------------------------------------------------------------ net (model.c) */
 
-/* Modelled time in ns since boot, the wire's timeline (wire.h). */
-uint64_t hw_net_now(void);
-/* Move the clock on to `ns` (>= hw_net_now()), idle. */
-void hw_net_idle_until(uint64_t ns);
-/* The millicycle at or after which it is `ns`. */
+/* The wire's timeline is the model's, in millicycles (wire_open). */
+/* Move the clock on to `mcyc` (if later), idle. */
+void hw_net_idle_until(uint64_t mcyc);
+/* The millicycles in `ns`, rounded up. */
 uint64_t hw_ns_to_mcyc_ceil(uint64_t ns);
 /* A frame of `bytes` moved by the NIC into memory (received) or out of
  * it (sent): counted, and its bus time charged if net_dma. */

@@ -98,9 +98,9 @@ void hw_record_net(void)
            " oversize=%" PRIu64 " overflow=%" PRIu64 " rx_frames=%" PRIu64
            " rx_bytes=%" PRIu64 " garbage=%" PRIu64 " idle_ns=%" PRIu64
            " input_wakes=%" PRIu64 "\n",
-           hw.p.wire.node, s.lookahead_ns, s.tx_frames, s.tx_bytes, s.fate[LINK_DELIVER],
+           hw.p.wire.node, hw_mcyc_to_ns(s.lookahead), s.tx_frames, s.tx_bytes, s.fate[LINK_DELIVER],
            s.fate[LINK_DROP], s.fate[LINK_CORRUPT], s.fate[LINK_OVERSIZE],
-           s.fate[LINK_OVERFLOW], s.rx_frames, s.rx_bytes, s.garbage, s.idle_ns,
+           s.fate[LINK_OVERFLOW], s.rx_frames, s.rx_bytes, s.garbage, hw_mcyc_to_ns(s.idle),
            s.input_wakes);
 }
 

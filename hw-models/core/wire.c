@@ -4,7 +4,7 @@
  * depends on nothing but the two guests' execution).
  *
  * The rules, with L the link's lookahead (link.c: no frame arrives sooner
- * than L after it was sent):
+ * than L after it was sent) and Q = L/2 the quantum:
  *
  *  - Each node publishes msf, the earliest time it may still send a frame
  *    (frames to it aside): running, its time at its last check point; idle,
@@ -14,15 +14,24 @@
  *    before the earliest frame I have sent it and it has not taken, which
  *    wakes it.  So every frame due to me by time t is in my ring once
  *        t < horizon = min(peer.msf, first frame in the peer's ring) + L.
- *    A node runs until its horizon and there waits for its peer to move.
+ *  - Check points come every Q of the machine's own execution, a grid that
+ *    depends on nothing but what it executes (the front end counts it in
+ *    static cost: never in stalls, whose timing is the model's).  At one,
+ *    at time t, a node waits until its horizon is past t + Q: it then has
+ *    every frame due before t + Q, the batch.  It takes those due by t at
+ *    once, and each other frame of the batch at its own time, measured
+ *    from this check point; frames later than the batch wait for a later
+ *    check point.  So where a frame goes in is a function of the two
+ *    guests' execution alone; how long a node waited is the host's.
  *  - The frames already in my ring are earlier than any still to come (one
  *    sender, one wire, arrival times in order), so those due are handed to
- *    the guest at once, even before waiting: a node that waits for its
- *    peer never holds back what the peer waits for.
+ *    the guest even before waiting: a node that waits for its peer never
+ *    holds back what the peer waits for.
  *  - An idle node jumps to its next event E (the next frame to it, its
  *    deadline, a garbage frame) once E < horizon; it first publishes
  *    msf = E, then takes the frame, so its peer never sees the frame gone
- *    and the old msf together (the peer reads the tail before msf).
+ *    and the old msf together (the peer reads the tail before msf).  A
+ *    check point follows at once.
  *  - A console character wakes an idle node at once.  Its msf goes down
  *    then, from a deadline or never to its time, and its peer may already
  *    be past that time + L: so it asks the peer to acknowledge, and wakes
@@ -46,7 +55,7 @@
 
 #include "wire.h"
 
-_Static_assert(sizeof(struct wire_frame) == 1552, "harness/net/wire.py: FRAME_SIZE");
+_Static_assert(sizeof(struct wire_frame) == 2064, "harness/net/wire.py: FRAME_SIZE");
 _Static_assert(offsetof(struct wire_node, bell) == 64, "harness/net/wire.py: BELL");
 _Static_assert(offsetof(struct wire_node, input) == 72, "harness/net/wire.py: INPUT");
 _Static_assert(offsetof(struct wire_node, ring) == 256, "harness/net/wire.py: RING");
@@ -58,8 +67,10 @@ static struct {
     struct wire_node *me, *peer;
     struct link link;                   /* my outgoing direction */
     uint64_t lookahead, quantum;
+    uint64_t num, den;                  /* num / den units make a ns */
     uint64_t pushed;                    /* frames put in the peer's ring: its head */
     uint64_t msf;                       /* what I published last */
+    uint64_t batch_end;                 /* the last check point's time + Q */
     uint64_t input_taken;               /* console characters the guest took */
     uint32_t acked;                     /* the peer's ack_req I acknowledged */
     bool peer_gone;
@@ -230,35 +241,54 @@ uint64_t wire_lookahead(void)
     return W.lookahead;
 }
 
-uint64_t wire_next_check(uint64_t now)
+uint64_t wire_quantum(void)
 {
-    uint64_t next = min64(horizon(), next_due());
-    return min64(next, add_sat(now, W.quantum));
+    return W.quantum;
+}
+
+uint64_t wire_horizon(void)
+{
+    return horizon();
 }
 
 struct at { uint64_t now; };
 
-static bool can_run(void *arg)
+static bool batch_known(void *arg)
 {
     uint64_t now = ((struct at *)arg)->now;
-    return now < horizon();
+    return now + W.quantum < horizon();
+}
+
+/* The first frame due after `now` and by `end`, or WIRE_NEVER. */
+static uint64_t next_by(uint64_t now, uint64_t end)
+{
+    uint64_t t = next_due();
+    return t > now && t <= end ? t : WIRE_NEVER;
 }
 
 uint64_t wire_check(uint64_t now, wire_inject_fn inject)
 {
     publish(now, now);
     deliver(now, inject);
-    while (now >= horizon_acked(now)) {
+    while (now + W.quantum >= horizon_acked(now)) {
         struct at a = { now };
-        sleep_unless(can_run, &a, now >= W.lookahead ? now - W.lookahead + 1 : 0);
+        uint64_t want = now + W.quantum + 1;
+        sleep_unless(batch_known, &a, want > W.lookahead ? want - W.lookahead : 0);
         deliver(now, inject);
     }
-    return wire_next_check(now);
+    W.batch_end = now + W.quantum;
+    return next_by(now, W.batch_end);
+}
+
+uint64_t wire_batch(uint64_t now, wire_inject_fn inject)
+{
+    deliver(now < W.batch_end ? now : W.batch_end, inject);
+    return next_by(now, W.batch_end);
 }
 
 /* ------------------------------------------------------------ sending */
 
-uint64_t wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
+void wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
 {
     enum link_fate fate;
     uint32_t bit;
@@ -266,14 +296,14 @@ uint64_t wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
     W.st.tx_bytes += len;
     uint64_t t_arr = link_send(&W.link, t_send, len, &fate, &bit);
     if (fate == LINK_DROP || fate == LINK_OVERSIZE || fate == LINK_OVERFLOW || peer_done())
-        return wire_next_check(t_send);
+        return;
     if (len > WIRE_FRAME_MAX)              /* (link_check keeps max_frame within it) */
         len = WIRE_FRAME_MAX;
     /* Room in the peer's ring: it holds far more than can be in flight
      * (docs/network.md), so this waits only if the peer is very slow. */
     while (W.pushed - atomic_load_explicit(&W.peer->tail, memory_order_acquire) >= WIRE_RING) {
         if (peer_done())
-            return wire_next_check(t_send);
+            return;
         uint32_t seen = atomic_load(&W.me->bell);
         atomic_store(&W.me->want, WIRE_NEVER);
         atomic_store(&W.me->sleeping, 1);
@@ -289,7 +319,6 @@ uint64_t wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
         f->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
     atomic_store_explicit(&W.peer->head, ++W.pushed, memory_order_release);
     ring_bell(W.peer, false);
-    return wire_next_check(t_send);
 }
 
 /* ------------------------------------------------------------ idling */
@@ -334,8 +363,16 @@ static uint64_t input_wake(uint64_t now)
     return now;
 }
 
-uint64_t wire_idle(uint64_t now, uint64_t dist, wire_inject_fn inject, enum wire_wake *why)
+uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn inject,
+                   enum wire_wake *why)
 {
+    if ((uint32_t)(W.st.rx_frames - taken) != 0) {
+        /* A frame went in while the guest could not take it: its
+         * interrupt is pending, and ends the wait at once. */
+        *why = WIRE_WAKE_FRAME;
+        publish(now, now);
+        return now;
+    }
     uint64_t deadline = dist ? add_sat(now, dist) : WIRE_NEVER;
     publish(min64(deadline, W.garbage_next) > now ? min64(deadline, W.garbage_next) : now, now);
     for (;;) {
@@ -349,7 +386,7 @@ uint64_t wire_idle(uint64_t now, uint64_t dist, wire_inject_fn inject, enum wire
         if (i.event < h) {
             uint64_t at = i.event > now ? i.event : now;
             publish(at, at);                /* before taking anything: see the top */
-            W.st.idle_ns += at - now;
+            W.st.idle += at - now;
             *why = at == deadline && next_due() > at ? WIRE_WAKE_DEADLINE : WIRE_WAKE_FRAME;
             deliver(at, inject);
             return at;
@@ -399,12 +436,14 @@ static const char *load_garbage(const struct wire_params *p)
     }
     if (p->garbage_every_ns == 0)
         return "garbage_every_ns must be > 0";
-    W.garbage_every = p->garbage_every_ns;
-    W.garbage_next = got ? p->garbage_start_ns : WIRE_NEVER;
+    W.garbage_every = (uint64_t)((double)p->garbage_every_ns * (double)W.num / (double)W.den);
+    W.garbage_next = got ? (uint64_t)((double)p->garbage_start_ns * (double)W.num /
+                                      (double)W.den)
+                         : WIRE_NEVER;
     return NULL;
 }
 
-const char *wire_open(const struct wire_params *p)
+const char *wire_open(const struct wire_params *p, uint64_t num, uint64_t den)
 {
     static char msg[300];
     const char *err = link_check(&p->link);
@@ -447,10 +486,12 @@ const char *wire_open(const struct wire_params *p)
     W.shm = shm;
     W.me = &shm->node[p->node];
     W.peer = &shm->node[1 - p->node];
-    link_init(&W.link, &p->link);
+    link_init(&W.link, &p->link, num, den);
     W.lookahead = link_lookahead(&W.link);
     W.quantum = W.lookahead / 2 ? W.lookahead / 2 : 1;
-    W.st.lookahead_ns = W.lookahead;
+    W.st.lookahead = W.lookahead;
+    W.num = num;
+    W.den = den;
     W.garbage_next = WIRE_NEVER;
     if (p->garbage && (err = load_garbage(p)) != NULL)
         return err;

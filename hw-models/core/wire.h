@@ -11,21 +11,39 @@
  * each node works out from what the other published how far it may run
  * (its horizon) and stops there until the other has moved on.
  *
- * Times are ns on the common timeline: both models count from their
- * machine's boot, and both boot at 0.
+ * Times are on the common timeline: both models count from their
+ * machine's boot, and both boot at 0.  Their unit is the front end's
+ * (wire_open: the QEMU plugin's millicycles; the two machines have the
+ * same profile, so the same clock), so that a frame's arrival is an exact
+ * number of them after its sending and nothing rounds twice.
  *
  * A front end (the QEMU plugin, hw-models/qemu/net.c; our SIMH later)
  * calls, with the model's current time:
- *   wire_check()   at check points, at least as often as it asks: it
- *                  publishes the time, waits while the peer is too far
- *                  behind, and hands it each frame now due (inject());
+ *   wire_check()   at check points, one every wire_quantum() ns of the
+ *                  machine's execution counted without stalls (below): it
+ *                  publishes the time, hands the guest each frame now due
+ *                  (inject()), waits until it knows every frame due within
+ *                  the next quantum, and returns the first of those still
+ *                  to come;
+ *   wire_batch()   at that frame's time, measured from the check point (its
+ *                  time + the difference in static cost): it hands the
+ *                  guest the frames of the batch now due and returns the
+ *                  next one's time;
  *   wire_send()    for each frame the guest's NIC transmits;
  *   wire_idle()    where the guest's kernel idles, with the time to its
- *                  next timer deadline: it returns the time the machine
- *                  wakes at (a frame's arrival, the deadline) or, when a
- *                  console character is on its way, at once;
+ *                  next timer deadline and the frames it has taken from its
+ *                  NIC: it returns the time the machine wakes at (a frame's
+ *                  arrival, the deadline) or, when a frame it has not taken
+ *                  or a console character is on its way, at once; a check
+ *                  point follows at once;
  *   wire_console_taken()  for each character the guest takes from its
  *                  console, so that it knows when one is on its way.
+ * "Counted without stalls": the check points and the batch's times must
+ * fall where the guest's execution alone puts them, so a front end counts
+ * the distance to the next one in the static cost of the instructions run
+ * (QEMU: an inline counter), never in memory or disk stalls, which it adds
+ * to the clock elsewhere.  A check point comes late by the stalls since
+ * the last one; the same stalls every run, so the same lateness.
  * inject() must leave the frame in the NIC with its interrupt raised
  * before it returns: the machine then takes it at the next instruction
  * boundary it checks interrupts at, wherever the host happened to be.
@@ -46,7 +64,9 @@
 #define WIRE_VERSION    1
 #define WIRE_NODES      2
 #define WIRE_RING       256                     /* frames per direction */
-#define WIRE_FRAME_MAX  1536                    /* bytes a frame may have */
+#define WIRE_FRAME_MAX  2048                    /* bytes a frame may have: more than
+                                                   any NIC takes (tests send longer
+                                                   than Ethernet allows) */
 #define WIRE_NEVER      UINT64_MAX              /* a time that never comes */
 
 struct wire_frame {
@@ -121,29 +141,34 @@ struct wire_stats {
     uint64_t fate[LINK_OVERFLOW + 1];   /* what the link made of them (link.h) */
     uint64_t rx_frames, rx_bytes;       /* injected into the guest, garbage too */
     uint64_t garbage;                   /* of those, malformed ones from the file */
-    uint64_t idle_ns;                   /* time jumped over while idle */
+    uint64_t idle;                      /* time jumped over while idle (units) */
     uint64_t input_wakes;
-    uint64_t lookahead_ns;
+    uint64_t lookahead;                 /* units */
 };
 
-/* Open the shared file and the link; an error message, or NULL. */
-const char *wire_open(const struct wire_params *p);
+/* Open the shared file and the link, num / den time units making a ns;
+ * an error message, or NULL. */
+const char *wire_open(const struct wire_params *p, uint64_t num, uint64_t den);
 bool wire_on(void);
 /* The machine has stopped: its peer runs on without it. */
 void wire_close(void);
 
 uint64_t wire_lookahead(void);
-/* Where this node must next check, at the latest: its horizon, the next
- * frame due to it, and a publishing quantum. */
-uint64_t wire_next_check(uint64_t now);
-/* A check point at `now`; returns wire_next_check() after it. */
+uint64_t wire_quantum(void);
+uint64_t wire_horizon(void);            /* how far this node may run (tests) */
+/* A check point at `now` (see the top): the time of the next frame of the
+ * batch, or WIRE_NEVER. */
 uint64_t wire_check(uint64_t now, wire_inject_fn inject);
-/* The guest's NIC transmitted a frame at t_send; returns wire_next_check(),
- * which the frame may have brought forward. */
-uint64_t wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len);
-/* Idle at `now` with the next timer deadline `dist` ns away (0: none);
- * the time the machine wakes at, and why. */
-uint64_t wire_idle(uint64_t now, uint64_t dist, wire_inject_fn inject, enum wire_wake *why);
+/* At a batch frame's time: the time of the next one, or WIRE_NEVER. */
+uint64_t wire_batch(uint64_t now, wire_inject_fn inject);
+/* The guest's NIC transmitted a frame at t_send. */
+void wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len);
+/* Idle at `now` with the next timer deadline `dist` ns away (0: none),
+ * the guest having taken `taken` frames from its NIC (mod 2^32): the time
+ * the machine wakes at, and why.  At once if it has not taken every frame
+ * injected: that frame's interrupt is pending. */
+uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn inject,
+                   enum wire_wake *why);
 void wire_console_taken(void);
 void wire_get_stats(struct wire_stats *s);
 

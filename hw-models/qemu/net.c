@@ -11,11 +11,9 @@
  *
  *  - Check points.  An inline counter (budget) counts down the static
  *    cost of the blocks run, and a conditional callback at the start of
- *    each block fires when it runs out, where core/wire.c wants its next
- *    check point.  Memory and disk stalls do not count it down, so a check
- *    may come late by the stalls since the last one: always the same
- *    stalls, so always the same lateness, and wire.c never takes a frame
- *    its peer may still send before the time it checks at.
+ *    each block fires when it runs out: a quantum after the last check
+ *    point, or at the time of a frame core/wire.c said is due before then
+ *    (wire.h: why static cost, and why stalls only make them late).
  *  - Injection (RX).  The vCPU is held inside the callback while the frame
  *    goes to QEMU's socket, until QEMU has read it (SIOCOUTQ on our end
  *    reads 0), and then until QEMU's main loop has finished handling it:
@@ -34,10 +32,12 @@
  *    main-loop bottom half; the PCnet at once), then takes the same
  *    barrier, so the card has finished with it, and hands it to the wire
  *    stamped with the model's time.
- *  - Idling.  The kernel's net_idle(ns) (net_idle_pc=), called before it
- *    waits for an interrupt with the time to its next timer deadline,
- *    holds the vCPU until wire.c says what wakes the machine: a frame
- *    (injected: the wait falls through), the deadline (the model's clock
+ *  - Idling.  The kernel's net_idle(ns, frames) (net_idle_pc=), called
+ *    before it waits for an interrupt with the time to its next timer
+ *    deadline and the frames it has taken from its card, holds the vCPU
+ *    until wire.c says what wakes the machine: a frame (injected: the wait
+ *    falls through; or one injected earlier that the kernel has not taken
+ *    yet, its interrupt still pending), the deadline (the model's clock
  *    moves on by it, as QEMU's icount clock does in the wait), or a
  *    console character on its way (counted at the kernel's
  *    console_intr(), net_cons_pc=).  A vCPU that waits in WFI runs no
@@ -74,7 +74,6 @@
 static struct qemu_plugin_scoreboard *net_score;
 static qemu_plugin_u64 e_budget;
 static uint64_t *budget;                /* vCPU 0's word */
-static uint64_t check_at;               /* mcyc of the next check point */
 static int sock = -1;
 static struct sockaddr_un dev_addr;
 static int qmp = -1;
@@ -182,14 +181,12 @@ static void inject(const uint8_t *f, uint32_t len)
 }
 
 /* The frames the card has sent since the last call, at least one. */
-static uint64_t collect(uint64_t now)
+static void collect(uint64_t now)
 {
     struct pollfd p = { .fd = sock, .events = POLLIN };
-    uint64_t next = WIRE_NEVER;
-    int r = poll(&p, 1, (int)(HOST_TIMEOUT_NS / 1000000));
-    if (r != 1) {
+    if (poll(&p, 1, (int)(HOST_TIMEOUT_NS / 1000000)) != 1) {
         hw_warn("net_tx_nothing: net_tx_kicked() but the card sent no frame");
-        return next;
+        return;
     }
     barrier();                          /* the card is done with it (virtio's used ring) */
     for (;;) {
@@ -197,48 +194,74 @@ static uint64_t collect(uint64_t now)
         if (n < 0)
             break;
         hw_net_dma((uint32_t)n, false);
-        uint64_t c = wire_send(now, frame, (uint32_t)n);
-        next = c < next ? c : next;
+        wire_send(now, frame, (uint32_t)n);
     }
-    return next;
 }
 
 /* ------------------------------------------------------------ check points */
 
-/* The next check point at `ns` or before the one set. */
-static void arm(uint64_t ns, bool earlier_only)
+/*
+ * The budget counts static cost only (model.h: static_mcyc), so that the
+ * check points fall where the guest's execution puts them (wire.h).  At a
+ * check point the next one is a quantum of static cost on, and the batch's
+ * frames at their times measured from it: time t is due when the static
+ * cost has grown by t - (the check point's time).  Stalls make both come
+ * late, by the same stalls every run.
+ */
+static uint64_t quantum_mcyc;
+static uint64_t g_static, g_mcyc;       /* static cost and time at the last check point */
+static uint64_t grid_at, batch_at;      /* static cost of the next check point, batch frame */
+
+static uint64_t static_for(uint64_t t)
 {
-    uint64_t at = ns == WIRE_NEVER ? UINT64_MAX / 2 : hw_ns_to_mcyc_ceil(ns);
-    if (earlier_only && at >= check_at)
-        return;
-    check_at = at;
-    uint64_t now = hw_now();
-    *budget = BUDGET_BASE + (at > now ? at - now : 0);
+    if (t == WIRE_NEVER)
+        return UINT64_MAX;
+    return g_static + (t > g_mcyc ? t - g_mcyc : 0);
+}
+
+static void arm(void)
+{
+    uint64_t at = grid_at < batch_at ? grid_at : batch_at, s = hw.c->static_mcyc;
+    *budget = BUDGET_BASE + (at > s ? at - s : 0);
+}
+
+static void grid(void)
+{
+    uint64_t first = wire_check(hw_now(), inject);
+    g_static = hw.c->static_mcyc;
+    g_mcyc = hw_now();
+    grid_at = g_static + quantum_mcyc;
+    batch_at = static_for(first);
+    arm();
 }
 
 static void check_cb(unsigned int vcpu, void *ud)
 {
-    arm(wire_check(hw_net_now(), inject), false);
+    if (hw.c->static_mcyc >= grid_at) {
+        grid();
+    } else {
+        batch_at = static_for(wire_batch(hw_now(), inject));
+        arm();
+    }
 }
 
 static void tx_cb(unsigned int vcpu, void *ud)
 {
-    uint64_t next = collect(hw_net_now());
-    if (next != WIRE_NEVER)
-        arm(next, true);
+    collect(hw_now());
 }
 
-/* net_idle(uint64 ns): 0 no deadline. */
+/* net_idle(uint64 ns, uint32 frames): ns to the next deadline (0: none),
+ * frames taken from the card.  A check point follows at once. */
 static void idle_cb(unsigned int vcpu, void *ud)
 {
     bool in_window = ud != NULL;
     uint64_t a = fn_arg(0, in_window), b = fn_arg(1, in_window);
     uint64_t dist = isa->big_endian ? a << 32 | (b & 0xffffffffu) : b << 32 | (a & 0xffffffffu);
     enum wire_wake why;
-    uint64_t now = hw_net_now();
-    uint64_t t = wire_idle(now, dist, inject, &why);
-    hw_net_idle_until(t);
-    arm(wire_next_check(t), false);
+    uint64_t wake = wire_idle(hw_now(), dist ? hw_ns_to_mcyc_ceil(dist) : 0,
+                              fn_arg(2, in_window), inject, &why);
+    hw_net_idle_until(wake);
+    grid();
 }
 
 static void cons_cb(unsigned int vcpu, void *ud)
@@ -309,6 +332,8 @@ void net_vcpu_init(void)
 {
     budget = qemu_plugin_scoreboard_find(net_score, 0);
     *budget = BUDGET_BASE;              /* a check point at the first block */
+    quantum_mcyc = wire_quantum();      /* (the wire counts in millicycles) */
+    batch_at = UINT64_MAX;
 }
 
 void net_exit(void)

@@ -95,6 +95,7 @@ int   proc_group_exists(int pgid, int sid);  /* a live or zombie member in sessi
 struct proc *kproc_create(const char *name, void (*fn)(void));  /* 0 if no slot */
 void  proc_fault(const char *why, uint32 pc, uint32 addr);
 void  scheduler(void) __attribute__((noreturn));
+void  sched_idle(void);               /* wait for an interrupt (net/netif.c) */
 void  sched(void);                    /* switch to the scheduler (curproc not running) */
 void  yield(void);
 void  sleep(void *chan);

@@ -62,7 +62,7 @@ void scheduler(void)
             else
                 arch_timer_stop();
             tick_armed = 0;
-            arch_idle();                   /* an interrupt may wake someone */
+            sched_idle();                  /* an interrupt may wake someone */
             continue;
         }
         if (!tick_armed)

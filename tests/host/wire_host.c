@@ -19,12 +19,18 @@
  * The simulated machine: time advances in steps of STEP ns (a translated
  * block), with a check point wherever wire_check() asked for one; a frame
  * injected at a check point is "taken" at the next step, as a QEMU guest
- * takes its interrupt at the next block.  Node 0 sends ROUNDS requests,
- * each after some work, and idles until the reply; node 1 idles until a
- * request, works, and replies.  Both traces must come out the same
+ * takes its interrupt at the next block; every fifth block stalls (as a
+ * cache miss would), which moves the clock but not the check points.
+ * Node 0 sends ROUNDS requests, each after some work, and idles until the
+ * reply; node 1 idles until a request, works, and replies, and after every
+ * other reply sends a notice that node 0 takes while it works.  Both
+ * traces, every injection's time included, must come out the same
  * whatever the host does in between (the jitter: random sleeps).
  */
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +82,7 @@ static void test_link(void)
     enum link_fate f;
     uint32_t bit;
     check(link_check(&p) == NULL, "link_valid", "%s", link_check(&p));
-    link_init(&l, &p);
+    link_init(&l, &p, 1, 1);
     EQ("bit_ps", l.ps_per_bit, 100000);
     EQ("wire_min", link_wire_ns(&l, 0), 57600);           /* (8 + 64) bytes x 800 ns */
     EQ("wire_60", link_wire_ns(&l, 60), 57600);           /* padded to 64 with its FCS */
@@ -92,7 +98,7 @@ static void test_link(void)
     EQ("arrive_idle", link_send(&l, 10000000, 1514, &f, &bit), 10000000 + 1220800);
 
     p = ether(5000, 3000, 250);
-    link_init(&l, &p);
+    link_init(&l, &p, 1, 1);
     EQ("lookahead_nic", link_lookahead(&l), 5000 + 57600 + 250 + 3000);
     EQ("arrive_nic", link_send(&l, 1000, 100, &f, &bit), 1000 + 5000 + 112 * 800 + 250 + 3000);
 
@@ -100,7 +106,7 @@ static void test_link(void)
     p = ether(0, 0, 0);
     p.drop_every = 3;
     p.corrupt_every = 2;
-    link_init(&l, &p);
+    link_init(&l, &p, 1, 1);
     enum link_fate want[] = { LINK_DELIVER, LINK_CORRUPT, LINK_DROP, LINK_CORRUPT,
                               LINK_DELIVER, LINK_DROP };
     int ok = 1;
@@ -116,7 +122,7 @@ static void test_link(void)
     /* Too long: not sent.  Too many at once: the 34th finds the queue full
      * (one on the wire, LINK_TX_QUEUE waiting). */
     p = ether(0, 0, 0);
-    link_init(&l, &p);
+    link_init(&l, &p, 1, 1);
     link_send(&l, 0, 1515, &f, &bit);
     EQ("oversize", f, LINK_OVERSIZE);
     int went = 0;
@@ -156,6 +162,17 @@ static struct wire_shm *make_file(const char *path)
     return s;
 }
 
+/* The peer, later: it runs on by L and rings my bell, as wire.c would. */
+static void *peer_moves_on(void *arg)
+{
+    struct wire_shm *s = arg;
+    usleep(20000);
+    atomic_store(&s->node[1].msf, atomic_load(&s->node[1].msf) + wire_lookahead());
+    atomic_fetch_add(&s->node[0].bell, 1);
+    syscall(SYS_futex, &s->node[0].bell, FUTEX_WAKE, 1, NULL, NULL, 0);
+    return NULL;
+}
+
 static uint32_t injected[64];
 static uint64_t n_injected;
 
@@ -172,88 +189,115 @@ static void test_rules(const char *path)
     struct wire_shm *s = make_file(path);
     struct wire_node *peer = &s->node[1];
     struct wire_params p = { .path = path, .node = 0, .link = ether(0, 0, 0) };
-    const char *err = wire_open(&p);
+    const char *err = wire_open(&p, 1, 1);
     check(err == NULL, "open", "%s", err);
     uint64_t L = wire_lookahead();
     EQ("rules_lookahead", L, 57600);
 
-    /* A peer at 0, running: I may go to L, checking every L/2. */
-    EQ("next_start", wire_next_check(0), L / 2);
-    EQ("next_near_horizon", wire_next_check(L - 10), L);
-    /* The peer ran on to 1 ms. */
+    /* A peer at 0, running: my horizon is L. */
+    EQ("horizon_start", wire_horizon(), L);
+    /* The peer ran on to 1 ms: a check point just short of 1 ms + L - Q
+     * knows its batch at once, with nothing in it. */
     atomic_store(&peer->msf, 1000000);
-    EQ("next_peer_on", wire_next_check(L), L + L / 2);
-    EQ("check_runs", wire_check(1000000 + L - 1, record), 1000000 + L);
+    EQ("horizon_peer_on", wire_horizon(), 1000000 + L);
+    EQ("check_runs", wire_check(1000000 + L / 2 - 1, record), WIRE_NEVER);
     /* The peer idles, with nothing due: no horizon. */
     atomic_store(&peer->msf, WIRE_NEVER);
-    EQ("next_peer_idle", wire_next_check(5000000), 5000000 + L / 2);
+    EQ("horizon_peer_idle", wire_horizon(), WIRE_NEVER);
     /* A frame I send it wakes it at its arrival: horizon arrival + L. */
     uint8_t f[60] = { 0x11 };
-    uint64_t next = wire_send(5000000, f, 60);
+    wire_send(5000000, f, 60);
     EQ("sent_head", atomic_load(&peer->head), 1);
     EQ("sent_t_arr", peer->ring[0].t_arr, 5000000 + 57600);
-    EQ("next_after_send", next, 5000000 + L / 2);
-    EQ("horizon_pending", wire_next_check(5000000 + 57600 + L - 1), 5000000 + 57600 + L);
+    EQ("horizon_pending", wire_horizon(), 5000000 + 57600 + L);
     /* It takes the frame (publishing first): its msf rules again. */
     atomic_store(&peer->msf, 5000000 + 57600);
     atomic_store(&peer->tail, 1);
-    EQ("horizon_taken", wire_next_check(5000000 + 57600 + L - 1), 5000000 + 57600 + L);
+    EQ("horizon_taken", wire_horizon(), 5000000 + 57600 + L);
 
-    /* Frames to me: due ones go in at a check point, in order; others wait. */
+    /* Frames to me: due ones go in at a check point; the rest of the
+     * batch (within Q) at their times; later ones at a later check. */
     struct wire_node *me = &s->node[0];
     me->ring[0] = (struct wire_frame){ .t_arr = 6000000, .len = 1, .data = { 0xa1 } };
-    me->ring[1] = (struct wire_frame){ .t_arr = 6060000, .len = 1, .data = { 0xa2 } };
-    atomic_store(&me->head, 2);
+    me->ring[1] = (struct wire_frame){ .t_arr = 6010000, .len = 1, .data = { 0xa2 } };
+    me->ring[2] = (struct wire_frame){ .t_arr = 6100000, .len = 1, .data = { 0xa3 } };
+    atomic_store(&me->head, 3);
     atomic_store(&peer->msf, 7000000);
     n_injected = 0;
-    next = wire_check(6050000, record);
+    uint64_t next = wire_check(6000000, record);
     EQ("check_injects_due", n_injected, 1);
     EQ("check_injects_first", injected[0], 0xa1);
-    EQ("check_next_is_frame", next, 6060000);
-    next = wire_check(6060000, record);
-    EQ("check_injects_second", injected[1], 0xa2);
-    EQ("check_next_quantum", next, 6060000 + L / 2);
-    EQ("tail_moved", atomic_load(&me->tail), 2);
+    EQ("check_batch_next", next, 6010000);
+    EQ("batch_early", wire_batch(6005000, record), 6010000);
+    EQ("batch_nothing_yet", n_injected, 1);
+    EQ("batch_second", wire_batch(6010003, record), WIRE_NEVER);
+    EQ("batch_injects_second", injected[1], 0xa2);
+    /* Past the batch's end (6 ms + Q), even a late batch call takes
+     * nothing more: the third frame is for a check point. */
+    EQ("batch_not_beyond", wire_batch(6200000, record), WIRE_NEVER);
+    EQ("batch_kept_third", n_injected, 2);
+    EQ("check_beyond_batch", wire_check(6050000, record), WIRE_NEVER);
+    EQ("check_next_batch", wire_check(6080000, record), 6100000);
+    EQ("tail_two", atomic_load(&me->tail), 2);
+    EQ("batch_third", wire_batch(6100000, record), WIRE_NEVER);
+    EQ("batch_injects_third", injected[2], 0xa3);
+
+    /* A check point too far ahead of its peer waits for it. */
+    atomic_store(&peer->msf, 8000000);
+    pthread_t th;
+    pthread_create(&th, NULL, peer_moves_on, s);
+    uint64_t before = atomic_load(&peer->msf);
+    wire_check(8000000 + L / 2, record);
+    uint64_t after = atomic_load(&peer->msf);
+    pthread_join(th, NULL);
+    check(before == 8000000 && after == 8000000 + L, "check_waits", "the check did not wait "
+          "for the peer (msf %llu then %llu)", (unsigned long long)before,
+          (unsigned long long)after);
 
     /* Idle: the next frame wakes me at its arrival, if the peer is far
      * enough on; else the deadline does. */
-    me->ring[2] = (struct wire_frame){ .t_arr = 6500000, .len = 1, .data = { 0xa3 } };
-    atomic_store(&me->head, 3);
+    me->ring[3] = (struct wire_frame){ .t_arr = 8500000, .len = 1, .data = { 0xa4 } };
+    atomic_store(&me->head, 4);
+    atomic_store(&peer->msf, 9000000);
     enum wire_wake why;
     n_injected = 0;
-    uint64_t t = wire_idle(6200000, 0, record, &why);
-    EQ("idle_frame_at", t, 6500000);
+    uint64_t t = wire_idle(8200000, 0, 3, record, &why);
+    EQ("idle_frame_at", t, 8500000);
     EQ("idle_frame_why", why, WIRE_WAKE_FRAME);
     EQ("idle_frame_taken", n_injected, 1);
-    EQ("idle_msf", atomic_load(&me->msf), 6500000);
-    t = wire_idle(6600000, 200000, record, &why);
-    EQ("idle_deadline_at", t, 6800000);
+    EQ("idle_msf", atomic_load(&me->msf), 8500000);
+    t = wire_idle(8600000, 200000, 4, record, &why);
+    EQ("idle_deadline_at", t, 8800000);
     EQ("idle_deadline_why", why, WIRE_WAKE_DEADLINE);
+    /* A frame the guest has not taken (4 in, 3 taken): at once. */
+    t = wire_idle(8850000, 0, 3, record, &why);
+    EQ("idle_untaken_at", t, 8850000);
+    EQ("idle_untaken_why", why, WIRE_WAKE_FRAME);
     /* A console character: at once.  Idle with no deadline, my msf was
      * "never": the peer must say where it is; it is behind, so I stay. */
     atomic_store(&me->input, 1);
     atomic_store(&peer->acked, 1);          /* (what the peer will answer) */
-    atomic_store(&peer->acked_now, 6000000);
-    t = wire_idle(6900000, 0, record, &why);
+    atomic_store(&peer->acked_now, 8000000);
+    t = wire_idle(8900000, 0, 4, record, &why);
     EQ("idle_input_why", why, WIRE_WAKE_INPUT);
-    EQ("idle_input_at", t, 6900000);
+    EQ("idle_input_at", t, 8900000);
     EQ("idle_input_req", atomic_load(&me->ack_req), 1);
-    EQ("idle_input_msf", atomic_load(&me->msf), 6900000);
+    EQ("idle_input_msf", atomic_load(&me->msf), 8900000);
     wire_console_taken();
     /* Idle with a deadline beyond the peer's reach: the peer says it is at
-     * 9 ms when asked, so a console wake moves me on to 9 ms - L + 1. */
-    atomic_store(&peer->msf, 8900000);
+     * 11 ms when asked, so a console wake moves me on to 11 ms - L + 1. */
+    atomic_store(&peer->msf, 10900000);
     atomic_store(&me->input, 2);
     atomic_store(&peer->acked, 2);
-    atomic_store(&peer->acked_now, 9000000);
-    t = wire_idle(7000000, 5000000, record, &why);
+    atomic_store(&peer->acked_now, 11000000);
+    t = wire_idle(9000000, 5000000, 4, record, &why);
     EQ("input_ack_why", why, WIRE_WAKE_INPUT);
     EQ("input_ack_req", atomic_load(&me->ack_req), 2);
-    EQ("input_ack_at", t, 9000000 - L + 1);
+    EQ("input_ack_at", t, 11000000 - L + 1);
     wire_console_taken();
     /* A peer that is done: no horizon. */
     atomic_store(&peer->done, 1);
-    EQ("peer_done", wire_next_check(50000000), 50000000 + L / 2);
+    EQ("peer_done", wire_horizon(), WIRE_NEVER);
     wire_close();
     EQ("closed_msf", atomic_load(&me->msf), WIRE_NEVER);
 }
@@ -263,6 +307,8 @@ static void test_rules(const char *path)
 #define STEP 97                         /* ns per simulated block */
 #define ROUNDS 300
 #define EXTRA 255                       /* a frame that asks no reply */
+#define NOTICE 254                      /* ... that nobody waits for: it
+                                           comes while its receiver runs */
 
 static unsigned seed;
 static uint64_t pending[WIRE_RING];     /* frames injected, not yet taken */
@@ -275,24 +321,60 @@ static void jitter(void)
         usleep(rand_r(&seed) % 300);
 }
 
+static int sim_node;
+static uint64_t sim_now = UINT64_MAX;   /* a check point's time; MAX: idle */
+
+/* A frame injected: what the guest's interrupt would find.  Its time is
+ * the trace's: where it went in is what must not depend on the host. */
+static uint64_t taken;                  /* frames injected, as a kernel counts them */
+
 static void take(const uint8_t *frame, uint32_t len)
 {
+    taken++;
+    if (sim_now != UINT64_MAX)
+        printf("inject node=%d id=%u at=%llu\n", sim_node, frame[14],
+               (unsigned long long)sim_now);
+    if (frame[14] == NOTICE)
+        return;                         /* news only: nobody waits for it */
     pending_id[npending] = frame[14];
     pending[npending++] = len;
 }
 
+/* A simulated machine's clock: `now` is real time, `stat` the same
+ * without stalls (the part the front end counts check points in). */
 struct sim {
-    uint64_t now, next;
+    uint64_t now, stat;
+    uint64_t g_stat, g_now;             /* at the last check point */
+    uint64_t grid, batch;               /* stat of the next check point, batch frame */
 };
 
-/* Run `work` ns of guest code, stopping at check points. */
+static void grid(struct sim *m)
+{
+    sim_now = m->now;
+    uint64_t first = wire_check(m->now, take);
+    sim_now = UINT64_MAX;
+    m->g_stat = m->stat;
+    m->g_now = m->now;
+    m->grid = m->stat + wire_quantum();
+    m->batch = first == WIRE_NEVER ? UINT64_MAX : m->stat + (first - m->now);
+}
+
+/* Run `work` ns of static cost: a stall every 5th block (deterministic,
+ * as a cache miss is), a check point or batch frame where they fall. */
 static void run(struct sim *m, uint64_t work)
 {
-    for (uint64_t end = m->now + work; m->now < end; m->now += STEP) {
-        if (m->now >= m->next) {
+    for (uint64_t end = m->stat + work; m->stat < end; ) {
+        if (m->stat >= m->grid) {
             jitter();
-            m->next = wire_check(m->now, take);
+            grid(m);
+        } else if (m->stat >= m->batch) {
+            sim_now = m->now;
+            uint64_t next = wire_batch(m->now, take);
+            sim_now = UINT64_MAX;
+            m->batch = next == WIRE_NEVER ? UINT64_MAX : m->g_stat + (next - m->g_now);
         }
+        m->stat += STEP;
+        m->now += STEP + (m->stat / STEP % 5 == 0 ? 1700 : 0);
     }
 }
 
@@ -301,9 +383,7 @@ static void send_frame(struct sim *m, int node, uint8_t id, uint32_t len)
     uint8_t f[1514];
     memset(f, node, sizeof(f));
     f[14] = id;
-    uint64_t next = wire_send(m->now, f, len);
-    if (next < m->next)
-        m->next = next;
+    wire_send(m->now, f, len);
     printf("tx node=%d id=%u at=%llu\n", node, id, (unsigned long long)m->now);
 }
 
@@ -313,8 +393,8 @@ static uint8_t wait_frame(struct sim *m, int node, uint64_t dist)
     while (npending == 0) {
         enum wire_wake why;
         jitter();
-        m->now = wire_idle(m->now, dist, take, &why);
-        m->next = wire_next_check(m->now);
+        m->now = wire_idle(m->now, dist, taken, take, &why);
+        grid(m);
         if (why == WIRE_WAKE_DEADLINE) {
             printf("deadline node=%d at=%llu\n", node, (unsigned long long)m->now);
             run(m, 500);
@@ -328,14 +408,15 @@ static uint8_t wait_frame(struct sim *m, int node, uint64_t dist)
 
 static void node_main(const char *path, int node)
 {
+    sim_node = node;
     struct wire_params p = { .path = path, .node = (uint32_t)node, .link = ether(2000, 3000, 500) };
     p.link.drop_every = 0;
-    const char *err = wire_open(&p);
+    const char *err = wire_open(&p, 1, 1);
     if (err) {
         printf("FAIL open: %s\n", err);
         exit(1);
     }
-    struct sim m = { 0, 0 };
+    struct sim m = { 0 };
     for (int r = 0; r < ROUNDS; r++) {
         if (node == 0) {
             run(&m, 20000 + (uint64_t)(r * 7919 % 150000));
@@ -355,6 +436,8 @@ static void node_main(const char *path, int node)
             }
             run(&m, 5000 + (uint64_t)(id * 104729 % 60000));
             send_frame(&m, 1, id, 60 + (uint32_t)(id * 53 % 900));
+            if (r % 2)
+                send_frame(&m, 1, NOTICE, 60 + (uint32_t)(r * 11 % 200));
         }
     }
     run(&m, 3000);
@@ -388,7 +471,7 @@ int main(int argc, char **argv)
             struct link l;
             enum link_fate f;
             uint32_t bit;
-            link_init(&l, &p);
+            link_init(&l, &p, 1, 1);
             printf("%s %llu\n", argv[i],
                    (unsigned long long)link_send(&l, 0, (uint32_t)atoi(argv[i]), &f, &bit));
         }

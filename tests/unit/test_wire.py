@@ -35,7 +35,8 @@ def wire_host(tmp_path_factory):
     flags = ["-O1", "-g", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-std=gnu11",
              "-Ihw-models/core"]
     sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
-    src = ["tests/host/wire_host.c", "hw-models/core/link.c", "hw-models/core/wire.c", "-lm"]
+    src = ["tests/host/wire_host.c", "hw-models/core/link.c", "hw-models/core/wire.c", "-lm",
+           "-lpthread"]
     r = subprocess.run([cc, *flags, *sanitize, "-o", out, *src], cwd=ROOT, capture_output=True,
                        text=True)
     if r.returncode != 0 and "sanitize" in r.stderr:
@@ -81,9 +82,14 @@ def _pingpong(wire_host, tmp_path, seeds: tuple[int, int]) -> tuple[str, str]:
 
 
 def test_two_nodes_are_deterministic(wire_host, tmp_path):
-    """The same traces with no host delays and with two sets of random ones."""
+    """The same traces with no host delays and with two sets of random ones
+    (waiting at a check point only until the horizon passes the time, not
+    the time + a quantum, fails this: the notices then go in where the
+    host's timing put them)."""
     calm = _pingpong(wire_host, tmp_path, (0, 0))
-    assert calm[0].count("\nrx ") >= 300 and calm[1].count("tx ") == 300
+    assert calm[0].count("\nrx ") >= 300 and calm[1].count("tx node=1 id=254") == 150
+    # most notices went in while node 0 worked, at check points and between
+    assert calm[0].count("inject node=0 id=254") >= 100
     assert "deadline node=0" in calm[0] and "deadline node=1" in calm[1]
     for seeds in ((7, 21), (99, 5)):
         assert _pingpong(wire_host, tmp_path, seeds) == calm
@@ -141,7 +147,7 @@ GOOD = {"bandwidth_mbps": 10, "latency_ns": 1000, "nic_tx_ns": 5000, "nic_rx_ns"
 @pytest.mark.parametrize("change,word", [
     ({"bandwidth_mbps": 0}, "bandwidth_mbps"), ({"latency_ns": -1}, "latency_ns"),
     ({"nic_dma": 1}, "nic_dma"), ({"colour": "red"}, "colour"),
-    ({"min_frame": 10}, "min_frame"), ({"max_frame": 9000}, "max_frame"),
+    ({"min_frame": 10}, "min_frame"), ({"max_frame": 9000}, "max_frame"), ({"max_frame": 30}, "max_frame"),
     ({"garbage_frames": 5}, "garbage_every_ns"), ({"drop_every": -2}, "drop_every")])
 def test_link_section_refusals(change, word):
     sec = {**GOOD, **change}

@@ -122,6 +122,8 @@ extern struct netif *netif;                 /* the one NIC, or 0          */
 int   netif_attach(struct netif *nif);      /* a driver found its NIC: 0/-errno */
 void  net_input(struct nbuf *b);            /* a frame arrived; b is ours */
 void  net_tx_kicked(void);                  /* the driver told the device to send */
+void  net_idle(uint64 ns, uint32 frames);   /* the CPU idles: its next deadline ns away
+                                             * (0: none), frames taken from the NIC */
 int   net_start(void);                      /* pool, tables, kernel process */
 
 /* ---- ether.c ---- */

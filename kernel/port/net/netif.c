@@ -7,11 +7,16 @@
  * interrupt.  There is one NIC at most; without one the stack still runs,
  * over the loopback only.
  *
- * net_tx_kicked() is the seam for the deterministic two-machine model
- * (docs/network.md): a driver calls it right after it has told its device
- * to send, and the timing model holds the CPU at its address until the
- * device has sent the frame.  So it must stay an empty function of its
- * own, called, never inlined or left out.
+ * net_tx_kicked() and net_idle() are the seams for the deterministic
+ * two-machine model (docs/network.md): a driver calls net_tx_kicked()
+ * right after it has told its device to send, and the timing model holds
+ * the CPU at its address until the device has sent the frame; the
+ * scheduler's idle (sched_idle, below) calls net_idle() with the time to
+ * its next deadline and the frames taken from the card so far before it
+ * waits for an interrupt, and the model holds
+ * the CPU there until a frame arrives, the deadline comes, or a key is
+ * typed.  So both must stay empty functions of their own, called, never
+ * inlined or left out.
  *
  * The network starts (net_start) when a NIC attaches, so that the kernel
  * answers ARP and echo requests from boot on, or at the first socket():
@@ -59,6 +64,42 @@ void net_input(struct nbuf *b)
 __attribute__((noinline)) void net_tx_kicked(void)
 {
     __asm__ volatile("");
+}
+
+__attribute__((noinline)) void net_idle(uint64 ns, uint32 frames)
+{
+    __asm__ volatile("" : : "r"(ns), "r"(frames));
+}
+
+/* ns from now to the earliest deadline of a sleeping process, 0 if none
+ * has one.  This is sched.c's earliest_deadline(), which scheduler() keeps
+ * inlined: a copy here, linked after everything else, left the kernel's
+ * code where it was (a call of sched_idle where it called arch_idle is
+ * the same instruction), and with it every result measured without a
+ * network. */
+static uint64 idle_distance(void)
+{
+    uint64 best = 0;
+    for (struct proc *p = proc; p < &proc[NPROC]; p++)
+        if (p->state == SLEEPING && p->deadline && (!best || !time_reached(p->deadline, best)))
+            best = p->deadline;
+    if (!best)
+        return 0;
+    uint64 now = arch_time_ns();
+    return time_reached(now, best) ? 1 : best - now;
+}
+
+/* The scheduler's wait for an interrupt, interrupts off (sched.c).  With
+ * a NIC, tell the model first (net_idle) how far off the next deadline is
+ * and how many frames the card has handed over so far, to the stack or
+ * dropped for want of a buffer: a frame it has not, which the model put
+ * in while the kernel ran with interrupts off, will end the wait at once;
+ * without a NIC, only arch_idle(). */
+void sched_idle(void)
+{
+    if (netif)
+        net_idle(idle_distance(), netstat.rx_frames + netstat.rx_nobuf);
+    arch_idle();
 }
 
 /* The pool and the tables, once; the kernel process too, once processes

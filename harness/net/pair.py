@@ -1,0 +1,209 @@
+"""Two machines of one profile on one modelled Ethernet: node a (the
+client) and node b (the server), each its own emulator with its own
+hardware model, kept in step on modelled time through a shared file
+(hw-models/core/wire.c; docs/network.md).
+
+    with Pair("riscv", profiles.get("ds3100-riscv").hw, logdir) as pair:
+        pair.b.begin("netd"); pair.b.wait_for("netd: ready")
+        out = pair.a.run(f"netbench {pair.address('b')}")
+
+Each node's QEMU has the board's network card (the registry's `nic`) on a
+`-netdev dgram` whose other end is its model's socket (net_sock=), and a
+QMP socket for the model's barrier where an MMIO read cannot serve
+(hw-models/qemu/net.c).  The files live in a directory of the pair's own,
+removed at the end.  The stations' Ethernet and IPv4 addresses are those
+of harness/guest/netpair.py (the server is station 1: 10.0.0.1).
+
+Under profile none (no model) each node still gets the model, with nothing
+in it but 1 ns per instruction (none_as_model): the frames need a clock
+to arrive by, and that clock is then the instruction count, as the guest's
+own is.  Every character typed at a node is counted in the shared file
+before it goes (Wire.typed), so that an idle node waits for it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..errors import SetupError
+from ..guest import buildstamp, machines
+from ..guest.console import Guest
+from ..guest.elfsyms import Symbols
+from ..guest.netpair import CLIENT, SERVER, addr, mac
+from ..model import hwmodel
+from ..bench import provenance
+from . import garbage, link
+from .wire import Wire
+
+# Node name -> (its index on the wire, its station number).
+NODES = {"a": (0, CLIENT), "b": (1, SERVER)}
+ROLES = {"a": "client", "b": "server"}
+
+# The kernel's seams for the model (kernel/port/net/netif.c, console.c).
+TX_SYMBOL = "net_tx_kicked"
+IDLE_SYMBOL = "net_idle"
+CONSOLE_SYMBOL = "console_intr"
+
+
+def none_as_model(hw: hwmodel.HwProfile, arch: str) -> hwmodel.HwProfile:
+    """Profile none as a model of an `arch` machine: `mips` instructions per
+    microsecond, one cycle each, memory and disk that cost nothing (its
+    note), its [link]."""
+    free = 1e9                              # MB/s: a bus word in 0 millicycles
+    data: dict[str, Any] = {
+        "name": hw.name, "machine": hw.machine, "isa": arch, "paper": "", "paper_os": "",
+        "mips": hw.mips,
+        "cpu": {"clock_mhz": hw.mips, "cpi": 1, "load_extra": 0, "store_extra": 0,
+                "branch_extra": 0, "mul_extra": 0, "div_extra": 0, "trap_extra": 0},
+        "icache": {"size": 0}, "dcache": {"size": 0},
+        "memory": {"latency_ns": 0, "bandwidth_mbs": free, "bus_bytes": 4},
+        "disk": {"overhead_us": 0, "seek_ms": 0, "rpm": 0, "transfer_mbs": free,
+                 "cylinder_sectors": 1},
+        "link": hw.data["link"]}
+    return hwmodel.HwProfile(hw.name, hw.path, data)
+
+
+def kernel_symbol(syms: Symbols, name: str, elf: Path) -> int:
+    a = syms.address(name)
+    if a is None:
+        raise SetupError(f"{elf}: no symbol {name!r}: a kernel without the network's seams "
+                         f"for the model (kernel/port/net/netif.c)")
+    return a
+
+
+class Pair:
+    """A client (a) and a server (b) of one ISA and profile, on one wire."""
+
+    def __init__(self, arch: str, hw: hwmodel.HwProfile, logdir: Path, name: str = "pair",
+                 overrides: dict[str, Any] | None = None) -> None:
+        self.machine = machines.get(arch)
+        self.profile = hw
+        self.logdir = logdir
+        self.name = name
+        self.overrides = dict(overrides or {})
+        if "link" not in hw.data:
+            raise SetupError(f"profile {hw.name!r} has no [link] section: two machines of it "
+                             f"have no Ethernet between them (harness/net/link.py)")
+        if not self.machine.nic or self.machine.net_barrier is None:
+            raise SetupError(f"arch {arch!r}: no network card driver and barrier register "
+                             f"for two machines yet (harness/guest/machines.py: nic, "
+                             f"net_barrier)")
+        if self.machine.model != "qemu-plugin":
+            raise SetupError(f"arch {arch!r}: the wire has no {self.machine.model} front end "
+                             f"yet (docs/network.md)")
+        self.model = hw if hw.model else none_as_model(hw, arch)
+        self.guests: dict[str, Guest] = {}
+        self.argv: dict[str, list[str]] = {}
+        self.hw_logs: dict[str, Path] = {}
+        self.garbage: dict[str, garbage.Flood] = {}
+        self.wire: Wire | None = None
+        self.dir: Path | None = None
+
+    # ------------------------------------------------------------ names
+    @staticmethod
+    def address(node: str) -> str:
+        return addr(NODES[node][1])
+
+    @property
+    def a(self) -> Guest:
+        return self.guests["a"]
+
+    @property
+    def b(self) -> Guest:
+        return self.guests["b"]
+
+    # ------------------------------------------------------------ command lines
+    def _net_args(self, node: str) -> tuple[list[str], list[str]]:
+        """(the emulator's network arguments, the model's) for one node."""
+        assert self.dir is not None and self.wire is not None
+        index, station = NODES[node]
+        qemu_sock = self.dir / f"{node}-qemu.sock"
+        model_sock = self.dir / f"{node}-model.sock"
+        qmp = self.dir / f"{node}-qmp.sock"
+        netdev = (f"dgram,id=net0,local.type=unix,local.path={qemu_sock},"
+                  f"remote.type=unix,remote.path={model_sock}")
+        emulator = (["-netdev", netdev] + [a.format(mac=mac(station)) for a in self.machine.nic]
+                    + ["-qmp", f"unix:{qmp},server=on,wait=off"])
+        elf = self.machine.elf_path()
+        syms = Symbols.load(elf)
+        sec = {**self.profile.data["link"], **self.overrides}
+        model = (self.wire.model_args(index) + link.model_args(sec) +
+                 [f"net_sock={model_sock}", f"net_dev={qemu_sock}", f"net_qmp={qmp}",
+                  f"net_bql={self.machine.net_barrier:#x}",
+                  f"net_tx_pc={kernel_symbol(syms, TX_SYMBOL, elf):#x}",
+                  f"net_idle_pc={kernel_symbol(syms, IDLE_SYMBOL, elf):#x}",
+                  f"net_cons_pc={kernel_symbol(syms, CONSOLE_SYMBOL, elf):#x}"])
+        if sec.get("garbage_frames"):
+            flood = garbage.write(self.dir / f"{node}-garbage.bin", mac(station),
+                                  sec["garbage_frames"], sec.get("garbage_seed", 23))
+            self.garbage[node] = flood
+            model += [f"link_garbage={flood.path}",
+                      f"link_garbage_start_ns={sec.get('garbage_start_ns', 0)}",
+                      f"link_garbage_every_ns={sec['garbage_every_ns']}"]
+        return emulator, model
+
+    def hw_log(self, node: str) -> Path:
+        return self.logdir / f"{self.name}-{node}.hw.log"
+
+    def console_log(self, node: str) -> Path:
+        return self.logdir / f"{self.name}-{node}.log"
+
+    # ------------------------------------------------------------ life
+    def start(self) -> None:
+        """Start both emulators (boot() waits for their prompts)."""
+        provenance.verify(self.machine, self.profile)
+        buildstamp.check(buildstamp.HWMODEL)          # the model runs under none too
+        self.dir = Path(tempfile.mkdtemp(prefix="ousterhout-pair-"))
+        self.wire = Wire()
+        for node in NODES:
+            emulator, model = self._net_args(node)
+            argv = (self.machine.command(extra=emulator) +
+                    hwmodel.emulator_args(self.model, self.machine, self.hw_log(node), model))
+            index = NODES[node][0]
+            g = self.machine.guest(argv, self.console_log(node),
+                                   on_input=lambda n, i=index: self.wire.typed(i, n))
+            self.argv[node] = argv
+            self.guests[node] = g
+            g.start()
+
+    def boot(self) -> None:
+        for g in self.guests.values():
+            g.boot(timeout=self.machine.boot_timeout * 2)
+
+    def __enter__(self) -> "Pair":
+        try:
+            self.start()
+            self.boot()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        # The client first: the server's model then runs on alone.
+        for node in ("a", "b"):
+            if node in self.guests:
+                self.guests[node].close()
+        if self.wire is not None:
+            self.wire.close()
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def provenance(self) -> dict[str, Any]:
+        """Both nodes' records; the first node's at the top, for the tools
+        that read one (compare), and each under "nodes"."""
+        recs = {node: provenance.record(self.machine, self.profile, self.argv.get(node),
+                                        self.overrides) for node in NODES}
+        plugin = buildstamp.check(buildstamp.HWMODEL)
+        for node, rec in recs.items():
+            rec["hwmodel_plugin"] = {"sources_sha256": plugin.sources_sha256,
+                                     "images": plugin.images}
+            rec["node"] = {"name": node, "role": ROLES[node], "address": self.address(node),
+                           "wire_index": NODES[node][0]}
+        return {**recs["a"], "nodes": recs}
