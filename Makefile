@@ -299,7 +299,8 @@ check-args:
 
 # TAG=name keeps this run apart: results/ARCH-PROFILE-TAG/ (docs/harness.md).
 # SUITE=measure runs the standard OS measurements instead (docs/measure.md):
-# results/ARCH-PROFILE-measure/, with the Final Results Table.
+# results/ARCH-PROFILE-measure/, with the Final Results Table; SUITE=net the
+# network's, on two machines (docs/network.md): results/ARCH-PROFILE-net/.
 SUITE_ARGS = $(if $(SUITE),--suite $(SUITE))
 run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; SUITE=measure; TAG=name), print the tables
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
@@ -311,8 +312,8 @@ compare:  ## two runs side by side per benchmark and case (A=tag-or-dir B=tag-or
 	@test -n "$(A)" -a -n "$(B)" || { echo "make compare: give A=tag-or-run-dir B=tag-or-run-dir" >&2; exit 2; }
 	$(PYTHON) -m harness compare $(A) $(B)
 
-shell: HARNESS_ARGS = shell --arch $(ARCH) --profile $(PROFILE)
-shell: check-args deps  ## boot ARCH to the guest's shell on this terminal (type halt to leave)
+shell: HARNESS_ARGS = shell --arch $(ARCH) --profile $(PROFILE) $(if $(NODES),--nodes $(NODES))
+shell: check-args deps  ## boot ARCH to the guest's shell on this terminal (type halt to leave; NODES=2: two machines on a wire)
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
 	$(PYTHON) -m harness $(HARNESS_ARGS)
 

@@ -42,6 +42,8 @@ from .errors import HarnessError, UsageError
 from .guest import machines
 from .model import (attribute, calibrate, executor, figure1, figure4, overhead, profiles, runs,
                     sweep, sweeprows)
+from .net import run as netrun
+from .net import shell as netshell
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -162,6 +164,12 @@ def _machine_and_profile(args: argparse.Namespace) -> tuple[machines.Machine, pr
 
 def cmd_run(args: argparse.Namespace) -> int:
     benches = suite.choose(args.bench, args.suite)
+    if args.suite == "net":                  # two machines (harness/net/run.py)
+        final, _, text = netrun.run_net(args.arch, args.profile, Path(args.out), args.tag,
+                                        args.timeout, _say)
+        print(text, end="")
+        _say(f"harness: wrote {final}/: {', '.join(sorted(p.name for p in final.iterdir()))}")
+        return EXIT_OK
     # The measure suite's runs are kept apart from the paper suite's:
     # results/ARCH-PROFILE-measure/ unless tagged otherwise.
     if args.suite == "measure" and not args.tag:
@@ -226,6 +234,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_shell(args: argparse.Namespace) -> int:
     machine, profile = _machine_and_profile(args)
+    if args.nodes == 2:                      # two machines on a wire (harness/net/shell.py)
+        os.chdir(ROOT)
+        return netshell.run_shell(args.arch, profile, ROOT / "results", _say)
     stem = f"{args.arch}-{args.profile}-shell"
     argv = runs.argv(machine, profile, ROOT / "results" / f"{stem}.hw.log", interactive=True)
     provenance.verify(machine, profile)            # refuses a stale build
@@ -503,14 +514,20 @@ COMMANDS: tuple[Command, ...] = (
                                  help="which suite: " + ", ".join(suite.SUITES) +
                                  " (default paper: the 1989 paper's eight; measure: the "
                                  "standard OS measurements of docs/measure.md, tagged "
-                                 "`measure` unless --tag is given)")))),
+                                 "`measure` unless --tag is given; net: the network's, "
+                                 "two machines on a modelled Ethernet, docs/network.md, "
+                                 "tagged `net`)")))),
     Command("check", "boot and run the failure-case test programs (t_*)", cmd_check,
             (ARCH, PROFILE, OUT, TIMEOUT.but(default=checks.DEFAULT_TIMEOUT)),
             ((("--program",), dict(action="append", metavar="NAME",
                                    help="run only this test program (repeatable; default "
                                    "all: " + ", ".join(checks.TEST_PROGRAMS) + ")")),)),
     Command("shell", "boot to the guest's shell, its console on this terminal",
-            cmd_shell, (ARCH, PROFILE)),
+            cmd_shell, (ARCH, PROFILE),
+            ((("--nodes",), dict(type=int, choices=(1, 2), default=1, metavar="N",
+                                 help="1, or 2: two machines on a modelled Ethernet, both "
+                                 "consoles here, a prefix per line (docs/network.md; "
+                                 "default: 1)")),)),
     Command("report", "print the tables again from a run that `run` wrote",
             cmd_report, (OUT.but(help="where to look for runs named by tag"),),
             ((("run",), dict(metavar="RUN", help="a run directory, its results.json, "

@@ -460,18 +460,21 @@ def _t(ns: float | None) -> str:
     return f"{text} {unit}"
 
 
-def text(rows: list[FinalRow], run: Any) -> str:
-    """The table as `run --suite measure` prints it."""
+NOTE = ("hardware: from the profile alone (harness/bench/finaltable.py); no mark = "
+        "what the model charges for these events, >= a lower bound, ~ an estimate "
+        "(disk requests counted by the run, sequential or random as stated)")
+
+
+def text(rows: list[FinalRow], run: Any, note: str = NOTE) -> str:
+    """The table as `run --suite measure` prints it (`note`: what its
+    hardware column is, under it)."""
     header = ["Operation", "source", "hardware (predicted)", "measured", "software",
               "prediction counts"]
     body = [[r.operation, r.source, f"{'' if r.kind == '=' else r.kind + ' '}{_t(r.hardware_ns)}",
              _t(r.measured_ns), _t(r.software_ns), r.basis] for r in rows]
     lines = [f"Final Results Table: {run.arch}, profile {run.profile} "
              "(per operation; software = measured - hardware)",
-             *format_table(header, body, left=2, free_last=True)]
-    lines.append("hardware: from the profile alone (harness/bench/finaltable.py); no mark = "
-                 "what the model charges for these events, >= a lower bound, ~ an estimate "
-                 "(disk requests counted by the run, sequential or random as stated)")
+             *format_table(header, body, left=2, free_last=True), note]
     return "\n".join(lines) + "\n"
 
 

@@ -50,8 +50,17 @@ def report_text(record: report.RunRecord) -> str:
         text += "\n" + counters.counter_table(record)
     if record.meta.get("final_table"):
         text += "\n" + finaltable.text(finaltable.from_json(record.meta["final_table"]),
-                                       record)
+                                       record, final_note(record))
     return text
+
+
+def final_note(record: report.RunRecord) -> str:
+    """What the Final Results Table's hardware column is: the model's
+    charges for the measure suite, the link's for the network's."""
+    if record.meta.get("suite") == "net":
+        from ..net.table import NOTE        # here: harness/net imports this module
+        return NOTE
+    return finaltable.NOTE
 
 
 def write(d: rundir.RunDir, record: report.RunRecord, text: str) -> None:

@@ -152,14 +152,24 @@ FILE_BENCHMARKS: tuple[Benchmark, ...] = (
               in_suite=False, paper="002 4d"),
 )
 
+# The third suite, `net` (docs/network.md): 002's Network section on two
+# machines, netbench on node a against netd on node b (harness/net/run.py;
+# the command is followed by the server's address).
+NET_BENCHMARKS: tuple[Benchmark, ...] = (
+    Benchmark("net", ("udp-rtt", "tcp-rtt", "icmp-rtt", "tcp-bulk", "tcp-connect"), 1800,
+              command="netbench", in_suite=False, paper="002 3"),
+)
+
 # Which benchmarks each suite runs, in order (`run --suite`).
 SUITES: dict[str, tuple[str, ...]] = {
     "paper": tuple(b.name for b in BENCHMARKS if b.in_suite),
     "measure": ("timer", "call", "syscall", "proc", "cswitch", "memlat", "membw",
                 "bufcache", "metadata", "pagefault", "filecache", "fileread", "contention"),
+    "net": ("net",),
 }
 
-BY_NAME = {b.name: b for b in (*BENCHMARKS, *MEASURE_BENCHMARKS, *FILE_BENCHMARKS)}
+BY_NAME = {b.name: b for b in (*BENCHMARKS, *MEASURE_BENCHMARKS, *FILE_BENCHMARKS,
+                               *NET_BENCHMARKS)}
 SUITE = SUITES["paper"]
 
 

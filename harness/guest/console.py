@@ -258,8 +258,9 @@ class Guest:
         self.state = "ready"
         return rec
 
-    def _put(self, text: str) -> None:
-        """Every byte the guest is sent goes through here."""
+    def put(self, text: str) -> None:
+        """Send `text` as it is, no echo awaited (an interactive front end's
+        keys).  Every byte the guest is sent goes through here."""
         assert self.child is not None
         if self.on_input is not None:
             self.on_input(len(text.encode("utf-8")))
@@ -268,10 +269,10 @@ class Guest:
     def _send(self, text: str) -> None:
         assert self.child is not None
         if self.char_delay <= 0:
-            self._put(text)
+            self.put(text)
             return
         for ch in text:
-            self._put(ch)
+            self.put(ch)
             time.sleep(self.char_delay)
 
     # How long a typed character's echo may take before we decide the guest
@@ -297,7 +298,7 @@ class Guest:
             self._send(command + self.line_ending)
             return False
         for i, ch in enumerate(command):
-            self._put(ch)
+            self.put(ch)
             try:
                 self.child.expect_exact(ch, timeout=self.ECHO_TIMEOUT)
             except pexpect.TIMEOUT:
@@ -306,7 +307,7 @@ class Guest:
                 return False
             except pexpect.EOF:
                 break                           # run()'s expect reports it
-        self._put(self.line_ending)
+        self.put(self.line_ending)
         return True
 
     def run(self, command: str, timeout: float = 60.0) -> Output:

@@ -77,13 +77,20 @@ def kernel_symbol(syms: Symbols, name: str, elf: Path) -> int:
 class Pair:
     """A client (a) and a server (b) of one ISA and profile, on one wire."""
 
-    def __init__(self, arch: str, hw: hwmodel.HwProfile, logdir: Path, name: str = "pair",
+    def __init__(self, arch: str, hw: hwmodel.HwProfile, logdir: Path,
+                 names: tuple[str, str] = ("pair-{node}.log", "pair-{node}.hw.log"),
                  overrides: dict[str, Any] | None = None) -> None:
+        """names: each node's console log and model log in logdir, {node}
+        its name.  overrides: [link] fields (the tests' loss and garbage)."""
         self.machine = machines.get(arch)
         self.profile = hw
         self.logdir = logdir
-        self.name = name
+        self.names = names
         self.overrides = dict(overrides or {})
+        if overrides:
+            problem = link.validate({**hw.data.get("link", {}), **overrides})
+            if problem:
+                raise SetupError(f"profile {hw.name!r} with {overrides}: {problem}")
         if "link" not in hw.data:
             raise SetupError(f"profile {hw.name!r} has no [link] section: two machines of it "
                              f"have no Ethernet between them (harness/net/link.py)")
@@ -145,11 +152,11 @@ class Pair:
                       f"link_garbage_every_ns={sec['garbage_every_ns']}"]
         return emulator, model
 
-    def hw_log(self, node: str) -> Path:
-        return self.logdir / f"{self.name}-{node}.hw.log"
-
     def console_log(self, node: str) -> Path:
-        return self.logdir / f"{self.name}-{node}.log"
+        return self.logdir / self.names[0].format(node=node)
+
+    def hw_log(self, node: str) -> Path:
+        return self.logdir / self.names[1].format(node=node)
 
     # ------------------------------------------------------------ life
     def start(self) -> None:

@@ -339,7 +339,8 @@ static bool can_wake(void *arg)
 
 static bool acked(void *arg)
 {
-    return atomic_load(&W.me->ack_req) == atomic_load(&W.peer->acked) || peer_done();
+    return atomic_load(&W.me->ack_req) == atomic_load(&W.peer->acked) ||
+           atomic_load(&W.peer->ack_req) != W.acked || peer_done();
 }
 
 /* Woken by a console character at `now`: my msf goes down to `now`.  The
@@ -352,8 +353,10 @@ static uint64_t input_wake(uint64_t now)
     publish(now, now);
     uint32_t req = atomic_fetch_add(&W.me->ack_req, 1) + 1;
     ring_bell(W.peer, false);
-    while (atomic_load(&W.peer->acked) != req && !peer_done())
+    while (atomic_load(&W.peer->acked) != req && !peer_done()) {
+        horizon_acked(now);             /* the peer may be asking me the same */
         sleep_unless(acked, NULL, WIRE_NEVER);
+    }
     if (!peer_done()) {
         uint64_t p = atomic_load(&W.peer->acked_now);
         if (p + 1 > now + W.lookahead)

@@ -9,6 +9,7 @@
  *   wire_host layout               the shared file's layout, for the harness
  *   wire_host oneway MBPS TX RX LAT LEN...   one frame's arrival on an idle wire
  *   wire_host file FILE            an empty shared file
+ *   wire_host typed FILE N NOW     node N, idle at NOW, woken by a character
  *   wire_host node FILE N SEED     one node of a simulated ping-pong (below);
  *                                  SEED jitters the host timing
  *
@@ -475,6 +476,23 @@ int main(int argc, char **argv)
             printf("%s %llu\n", argv[i],
                    (unsigned long long)link_send(&l, 0, (uint32_t)atoi(argv[i]), &f, &bit));
         }
+        return 0;
+    } else if (argc >= 5 && strcmp(argv[1], "typed") == 0) {
+        /* typed FILE N NOW: node N idle at NOW (ns) with a character on its
+         * way (the harness counted it): when it may go on. */
+        struct wire_params p = { .path = argv[2], .node = (uint32_t)atoi(argv[3]),
+                                 .link = ether(0, 0, 0) };
+        const char *err = wire_open(&p, 1, 1);
+        if (err) {
+            printf("FAIL open: %s\n", err);
+            return 1;
+        }
+        enum wire_wake why;
+        uint64_t t = wire_idle((uint64_t)atoll(argv[4]), 0, 0, record, &why);
+        printf("woke=%llu why=%d\n", (unsigned long long)t, why);
+        fflush(stdout);
+        wire_check(t, record);          /* running on: it answers the other there */
+        wire_close();
         return 0;
     } else if (argc >= 3 && strcmp(argv[1], "file") == 0) {
         make_file(argv[2]);

@@ -102,6 +102,23 @@ def test_two_nodes_are_deterministic(wire_host, tmp_path):
     assert first_rx - first_tx == ether.one_way_ns(60)
 
 
+def test_characters_typed_at_both_at_once(wire_host, tmp_path):
+    """Both machines idle, a character on its way to each: each asks the
+    other where it is, and each answers while it waits for its own answer
+    (else both wait for ever).  The one behind moves to the other's time
+    - L + 1."""
+    with wire.Wire(tmp_path) as w:
+        w.typed(0)
+        w.typed(1)
+        procs = [subprocess.Popen([wire_host, "typed", w.path, str(n), str(t)],
+                                  stdout=subprocess.PIPE, text=True)
+                 for n, t in ((0, 1000000), (1, 3000000))]
+        outs = [p.communicate(timeout=30)[0] for p in procs]
+    L = 57600
+    assert outs[0].strip() == f"woke={3000000 - L + 1} why=2", outs
+    assert outs[1].strip() == "woke=3000000 why=2", outs
+
+
 def test_layout_matches_the_header(wire_host):
     out = subprocess.run([wire_host, "layout"], capture_output=True, text=True,
                          check=True).stdout
