@@ -1,0 +1,117 @@
+"""Two machines on the modelled Ethernet (harness/net/, hw-models/core/wire.c,
+docs/network.md): the deterministic link, end to end on riscv.
+
+  - `run --suite net` twice under ds3100-riscv: the same RESULT lines and
+    the same HWREGION records, every case measured, none below its
+    predicted hardware share;
+  - with every 7th frame lost, a 512 KB TCP transfer delivers every byte
+    in order (the server checks each), the sender retransmits, and two
+    runs retransmit the same number of times and print the same RESULT;
+  - 10,000 malformed frames delivered by the link's garbage mode to each
+    machine: each is counted under the counter its kind names, and the
+    machines answer afterwards.
+"""
+
+import re
+
+import pytest
+
+from booting import TIMEOUT, logs
+from harness.guest import machines
+from harness.errors import SetupError
+from harness.model import hwmodel, profiles
+from harness.net import run as netrun
+from harness.net.pair import Pair
+
+ARCH = "riscv"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    m = machines.get(ARCH)
+    if not m.kernel_path().exists():
+        pytest.skip(f"{m.kernel} missing: run `make ARCH={ARCH}`")
+
+
+def hwregions(path):
+    return [line for line in path.read_text().splitlines() if line.startswith("HWREGION")]
+
+
+def test_suite_net_is_deterministic(tmp_path):
+    runs = [netrun.run_net(ARCH, "ds3100-riscv", tmp_path / f"run{i}", None, None,
+                           lambda s: None) for i in (1, 2)]
+    (dir1, rec1, _), (dir2, rec2, _) = runs
+    assert [r.line for r in rec1.results] == [r.line for r in rec2.results]
+    assert {r.case for r in rec1.results} == set(netrun.table.CASES)
+    assert hwregions(dir1 / "hwmodel-a.log") == hwregions(dir2 / "hwmodel-a.log")
+    assert len(hwregions(dir1 / "hwmodel-a.log")) == 2 * len(netrun.table.CASES)
+    rows = rec1.meta["final_table"]
+    assert all(r["measured_ns"] >= r["hardware_ns"] for r in rows), rows
+    # both machines' provenance, and the wire's own account
+    assert set(rec1.provenance["nodes"]) == {"a", "b"}
+    assert rec1.meta["wire"]["a"]["tx_frames"] == rec1.meta["wire"]["b"]["rx_frames"]
+    assert rec1.meta["wire"]["a"]["delivered"] == rec1.meta["wire"]["a"]["tx_frames"]
+
+
+def bulk_with_loss(tmp_path, name):
+    """512 KB through a link that loses every 7th frame: (RESULT line, the
+    server's check, the client's retransmissions, frames the link lost)."""
+    with Pair(ARCH, profiles.get("none").hw, tmp_path,
+              names=(name + "-{node}.log", name + "-{node}.hw.log"),
+              overrides={"drop_every": 7}) as p:
+        p.b.begin("netd")
+        p.b.wait_for("netd: ready", timeout=TIMEOUT)
+        out = p.a.run(f"netbench -n 64 -c tcp-bulk {p.address('b')}", timeout=600)
+        sink = p.b.wait_for(r"netd: sink bytes=524288 ", timeout=TIMEOUT)
+        p.b.interrupt(timeout=TIMEOUT)
+        stats = netrun.netstat(p.a.run("netstat -a", timeout=TIMEOUT).lines)
+    result = next(line for line in out.lines if line.startswith("RESULT"))
+    lost = netrun.read_hwnet(tmp_path / f"{name}-a.hw.log")["dropped"]
+    return result, sink, stats["tcp_retransmits"], lost
+
+
+def test_loss_every_byte_in_order_and_the_same_retransmissions(tmp_path):
+    first = bulk_with_loss(tmp_path, "loss1")
+    result, sink, retransmits, lost = first
+    assert "wrong=0" in result and sink.endswith("wrong=0"), (result, sink)
+    assert lost > 0 and retransmits > 0, first
+    assert bulk_with_loss(tmp_path, "loss2") == first
+
+
+def test_garbage_is_counted_and_the_machines_go_on(tmp_path):
+    n = 10_000
+    with Pair(ARCH, profiles.get("none").hw, tmp_path,
+              names=("garbage-{node}.log", "garbage-{node}.hw.log"),
+              overrides={"garbage_frames": n, "garbage_every_ns": 200_000,
+                         "garbage_start_ns": 1_000_000_000}) as p:
+        # The frames come in modelled time from 1 s on: the idle machines
+        # take them as fast as the host runs them.
+        for node in ("a", "b"):
+            g = p.guests[node]
+            for _ in range(600):
+                stats = netrun.netstat(g.run("netstat -a", timeout=TIMEOUT).lines)
+                if stats["rx_frames"] >= n:
+                    break
+            kinds = p.garbage[node].kinds
+            assert sum(kinds.values()) == n
+            for counter, count in kinds.items():
+                assert stats[counter] == count, (node, counter, stats[counter], count)
+            assert stats["rx_nobuf"] == 0
+        p.b.begin("netd")
+        p.b.wait_for("netd: ready", timeout=TIMEOUT)
+        out = p.a.run(f"netbench -n 20 -c udp-rtt -c tcp-rtt {p.address('b')}", timeout=120)
+        assert len([line for line in out.lines if line.startswith("RESULT")]) == 2, out.lines
+    for node in ("a", "b"):
+        assert netrun.read_hwnet(tmp_path / f"garbage-{node}.hw.log")["garbage"] == n
+
+
+def test_refusals():
+    """A profile with no [link], or a bad [link] value, is refused by name
+    before anything boots."""
+    bare = hwmodel.load_profile("ds3100-riscv", {"link": None})
+    with pytest.raises(SetupError, match=r"no \[link\] section"):
+        Pair(ARCH, bare, logs(ARCH))
+    with pytest.raises(SetupError, match="drop_every"):
+        Pair(ARCH, profiles.get("none").hw, logs(ARCH), overrides={"drop_every": -1})
