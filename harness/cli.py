@@ -401,6 +401,16 @@ def cmd_figure4(args: argparse.Namespace) -> int:
 
 
 def cmd_overhead(args: argparse.Namespace) -> int:
+    if not args.lockstep and not profiles.get(args.profile).model:
+        raise UsageError(f"overhead: profile {args.profile!r} has no model to time "
+                         f"(choose one of {', '.join(profiles.model_names())}, or --lockstep)")
+    if args.lockstep:
+        text, path = overhead.lockstep(args.profile, args.arch, args.repeat,
+                                       Path(args.out) / f"lockstep-overhead-{args.profile}.txt",
+                                       say=_say)
+        print(text, end="")
+        _say(f"wrote {path}")
+        return EXIT_OK
     text, path = overhead.overhead(args.profile, args.repeat, args.bench,
                                    Path(args.out) / f"hwmodel-overhead-{args.profile}.txt",
                                    floor=args.floor, say=_say)
@@ -647,12 +657,17 @@ COMMANDS: tuple[Command, ...] = (
                                         "there are, and fail naming any that is missing")),)),
     Command("overhead", "what the hardware model costs in host time (a benchmark: run "
             "it on an idle machine); write OUT/hwmodel-overhead-PROFILE.txt", cmd_overhead,
-            (MODEL, ARCH, BENCH, OUT),
+            (PROFILE.but(help="the machine's hardware model (hw-models/profiles/NAME.toml); "
+                          "none only with --lockstep", default=None, default_help="",
+                          required=True), ARCH, BENCH, OUT),
             ((("--repeat",), dict(type=_positive_int, default=3,
                                   help="runs of each; the best counts (default: 3)")),
              (("--floor",), dict(action="store_true",
                                  help="also time the floor plugin: the model's callbacks "
-                                      "left empty (QEMU machines; hw-models/floor/floor.c)")))),
+                                      "left empty (QEMU machines; hw-models/floor/floor.c)")),
+             (("--lockstep",), dict(action="store_true",
+                                    help="instead, what two machines on the modelled "
+                                         "Ethernet cost against one (docs/network.md)")))),
 )
 
 

@@ -19,6 +19,14 @@ instead of the model: the model's inline additions and callbacks, left
 empty.  Its ratio over plain icount is what the plugin interface costs
 before the model does anything, the least an exact model built on it can
 cost; the model's ratio minus the floor's is the model's own work.
+
+With --lockstep it measures instead what two machines in step on the
+modelled Ethernet cost (lockstep(); docs/network.md): the emulators' CPU
+seconds per guest instruction of a two-machine run (netd on b, the network
+benchmarks on a), against one machine under the same model running the
+same programs over its loopback (netd in the background, netbench to
+127.0.0.1), whole runs from boot to halt, instructions from each model's
+HWTOTAL.  The issue's target: at most 2.5 times.
 """
 
 from __future__ import annotations
@@ -26,9 +34,10 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from .. import ROOT
+from ..errors import HarnessError
 from ..bench import provenance, suite
 from ..guest import buildstamp, machines, protocol
 from ..tables import format_table
@@ -97,6 +106,131 @@ def text(arch: str, profile: str, repeat: int, benches: list[suite.Benchmark],
         lines += ["", "floor: the model's callbacks left empty (hw-models/floor/floor.c): "
                   "what the plugin interface costs before the model works"]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- lockstep
+
+# Two workloads (docs/network.md, "What lockstep costs"):
+#   compute  both machines run the same CPU-bound program at once (our
+#            integer benchmark), no frames: what keeping two running
+#            machines in step costs, check points and waits; one machine
+#            runs the program twice;
+#   network  the network benchmarks, netbench on a against netd on b; one
+#            machine runs them over its loopback (netd in the background,
+#            netbench to 127.0.0.1), which does much the same work without
+#            a card: what the frames' hand-overs through QEMU add.
+LOCKSTEP_WORK = {"compute": "mips -n 20000", "network": "netbench -n 200"}
+
+
+def _hwtotal_insns(path: Path) -> int:
+    for line in path.read_text().splitlines():
+        if line.startswith("HWTOTAL "):
+            return hwmodel.parse_fields(line.split()[1:], line)["insns"]
+    raise HarnessError(f"{path}: no HWTOTAL record (the emulator did not exit cleanly)")
+
+
+def _cpu_then_halt(guests: list[Any]) -> float:
+    """The emulators' CPU seconds, summed, just before they power off."""
+    sec = sum(cpu_seconds(g.pid) for g in guests)
+    for g in guests:
+        g.close()
+    return sec
+
+
+def _two(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int]:
+    """Two machines boot, run `work` (None: nothing) and halt: their CPU
+    seconds and instructions."""
+    from ..net.pair import Pair                    # (the net package imports this one's)
+    command = LOCKSTEP_WORK.get(work or "")
+    pair = Pair(arch, hw, logdir, names=("lockstep-{node}.log", "lockstep-{node}.hw.log"))
+    with pair:
+        if work == "network":
+            pair.b.begin("netd")
+            pair.b.wait_for("netd: ready", timeout=120)
+            pair.a.run(f"{command} {pair.address('b')}", timeout=3600)
+            pair.b.interrupt()
+        elif work == "compute":
+            pair.b.begin(command)
+            pair.a.run(command, timeout=3600)
+            pair.b.finish(timeout=3600)
+        cpu = _cpu_then_halt([pair.a, pair.b])
+    return cpu, sum(_hwtotal_insns(pair.hw_log(n)) for n in ("a", "b"))
+
+
+def _one(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int]:
+    """One machine, the same model, the same programs (none: nothing)."""
+    from ..net.pair import none_as_model
+    m = machines.get(arch)
+    command = LOCKSTEP_WORK.get(work or "")
+    g = runs.start(m, hw if hw.model else none_as_model(hw, arch), logdir / "lockstep-one.log",
+                   logdir / "lockstep-one.hw.log")
+    with g:
+        g.boot(timeout=m.boot_timeout)
+        if work == "network":
+            g.run("netd &", timeout=120)
+            for _ in range(100):
+                if "netd: ready" in g.transcript.text():
+                    break
+                g.run("echo", timeout=60)
+            g.run(f"{command} 127.0.0.1", timeout=3600)
+        elif work == "compute":
+            g.run(command, timeout=3600)
+            g.run(command, timeout=3600)
+        cpu = _cpu_then_halt([g])
+    return cpu, _hwtotal_insns(logdir / "lockstep-one.hw.log")
+
+
+def lockstep_once(profile: str, arch: str, work: str, logdir: Path) -> dict[str, float]:
+    """The CPU seconds and instructions `work` adds to a boot-and-halt, on
+    two machines and on one (each less a run that only boots and halts:
+    two emulators start and boot where one does, which is not the work)."""
+    hw = hwmodel.load_profile(profile)
+    c2, n2 = _two(hw, arch, work, logdir)
+    c20, n20 = _two(hw, arch, None, logdir)
+    c1, n1 = _one(hw, arch, work, logdir)
+    c10, n10 = _one(hw, arch, None, logdir)
+    two_cpu, two_insns, one_cpu, one_insns = c2 - c20, n2 - n20, c1 - c10, n1 - n10
+    return {"two_cpu_s": two_cpu, "two_insns": two_insns, "one_cpu_s": one_cpu,
+            "one_insns": one_insns, "ratio": (two_cpu / two_insns) / (one_cpu / one_insns)}
+
+
+def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path | None = None,
+             say: Callable[[str], None] = print) -> tuple[str, Path]:
+    """lockstep_once() `repeat` times per workload; the best of each side
+    counts (the least CPU per instruction: a shared host only ever adds)."""
+    hw = hwmodel.load_profile(profile)
+    arch = arch or (hw.isa if hw.model else "riscv")
+    logdir = ROOT / "build" / arch / "model-runs"
+    lines = [f"Lockstep cost on {arch}, profile {profile}: two machines on the modelled "
+             f"Ethernet vs one running the same programs, best of {repeat} (each less a boot "
+             f"and halt alone; host CPU ns per guest instruction)", "",
+             f"{'work':8} {'run':3} {'two: Minsns':>12} {'cpu s':>7} {'ns/insn':>8} "
+             f"{'one: Minsns':>12} {'cpu s':>7} {'ns/insn':>8} {'ratio':>6}"]
+    all_runs: dict[str, list[dict[str, float]]] = {}
+    for work in LOCKSTEP_WORK:
+        rs = all_runs[work] = []
+        for i in range(repeat):
+            say(f"overhead --lockstep: {arch}, profile {profile}, {work}, run {i + 1} of {repeat}")
+            r = lockstep_once(profile, arch, work, logdir)
+            rs.append(r)
+            lines.append(f"{work:8} {i + 1:<3} {r['two_insns'] / 1e6:12.1f} {r['two_cpu_s']:7.2f} "
+                         f"{r['two_cpu_s'] / r['two_insns'] * 1e9:8.1f} "
+                         f"{r['one_insns'] / 1e6:12.1f} {r['one_cpu_s']:7.2f} "
+                         f"{r['one_cpu_s'] / r['one_insns'] * 1e9:8.1f} {r['ratio']:6.2f}")
+    lines.append("")
+    for work, rs in all_runs.items():
+        two = min(r["two_cpu_s"] / r["two_insns"] for r in rs)
+        one = min(r["one_cpu_s"] / r["one_insns"] for r in rs)
+        lines.append(f"{work}: best two {two * 1e9:.1f} ns, one {one * 1e9:.1f} ns per guest "
+                     f"instruction: ratio {two / one:.2f} (the issue's target: at most 2.5)")
+    text = "\n".join(lines) + "\n"
+    path = out or ROOT / "results" / f"lockstep-overhead-{profile}.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.with_suffix(".json").write_text(json.dumps(
+        {"table": text, "runs": all_runs,
+         "provenance": provenance.record(machines.get(arch), hw)}, indent=1) + "\n")
+    return text, path
 
 
 def overhead(profile: str, repeat: int = 3, bench_names: list[str] | None = None,

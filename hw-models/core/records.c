@@ -102,6 +102,10 @@ void hw_record_net(void)
            s.fate[LINK_DROP], s.fate[LINK_CORRUPT], s.fate[LINK_OVERSIZE],
            s.fate[LINK_OVERFLOW], s.rx_frames, s.rx_bytes, s.garbage, hw_mcyc_to_ns(s.idle),
            s.input_wakes);
+    struct wire_host h;
+    wire_get_host(&h);
+    hw_say("HWNETHOST checks=%" PRIu64 " sleeps=%" PRIu64 " wakes=%" PRIu64
+           " sleep_s=%.3f\n", h.checks, h.sleeps, h.wakes, h.sleep_ns / 1e9);
 }
 
 void hw_trace_begin(uint32_t region)

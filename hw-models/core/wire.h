@@ -146,6 +146,12 @@ struct wire_stats {
     uint64_t lookahead;                 /* units */
 };
 
+/* What waiting cost the host: not deterministic (HWNETHOST, like HWTOTAL's
+ * times, may differ between runs). */
+struct wire_host {
+    uint64_t checks, sleeps, wakes, sleep_ns;
+};
+
 /* Open the shared file and the link, num / den time units making a ns;
  * an error message, or NULL. */
 const char *wire_open(const struct wire_params *p, uint64_t num, uint64_t den);
@@ -171,5 +177,6 @@ uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn i
                    enum wire_wake *why);
 void wire_console_taken(void);
 void wire_get_stats(struct wire_stats *s);
+void wire_get_host(struct wire_host *h);
 
 #endif

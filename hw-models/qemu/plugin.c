@@ -941,9 +941,9 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 {
     if (!host_base)
         hw_warn("anchor_never_ran anchor=0x%" PRIx64, hw.p.anchor);
-    hw_finish();
     if (hw.net)
         net_exit();
+    hw_finish();
 }
 
 static int refuse(const char *why)

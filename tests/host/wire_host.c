@@ -192,8 +192,9 @@ static void test_rules(const char *path)
     struct wire_params p = { .path = path, .node = 0, .link = ether(0, 0, 0) };
     const char *err = wire_open(&p, 1, 1);
     check(err == NULL, "open", "%s", err);
-    uint64_t L = wire_lookahead();
+    uint64_t L = wire_lookahead(), Q = wire_quantum();
     EQ("rules_lookahead", L, 57600);
+    EQ("rules_quantum", Q, 57600 / 4);
 
     /* A peer at 0, running: my horizon is L. */
     EQ("horizon_start", wire_horizon(), L);
@@ -201,7 +202,7 @@ static void test_rules(const char *path)
      * knows its batch at once, with nothing in it. */
     atomic_store(&peer->msf, 1000000);
     EQ("horizon_peer_on", wire_horizon(), 1000000 + L);
-    EQ("check_runs", wire_check(1000000 + L / 2 - 1, record), WIRE_NEVER);
+    EQ("check_runs", wire_check(1000000 + L - Q - 1, record), WIRE_NEVER);
     /* The peer idles, with nothing due: no horizon. */
     atomic_store(&peer->msf, WIRE_NEVER);
     EQ("horizon_peer_idle", wire_horizon(), WIRE_NEVER);
@@ -238,7 +239,7 @@ static void test_rules(const char *path)
     EQ("batch_not_beyond", wire_batch(6200000, record), WIRE_NEVER);
     EQ("batch_kept_third", n_injected, 2);
     EQ("check_beyond_batch", wire_check(6050000, record), WIRE_NEVER);
-    EQ("check_next_batch", wire_check(6080000, record), 6100000);
+    EQ("check_next_batch", wire_check(6090000, record), 6100000);
     EQ("tail_two", atomic_load(&me->tail), 2);
     EQ("batch_third", wire_batch(6100000, record), WIRE_NEVER);
     EQ("batch_injects_third", injected[2], 0xa3);
@@ -248,7 +249,7 @@ static void test_rules(const char *path)
     pthread_t th;
     pthread_create(&th, NULL, peer_moves_on, s);
     uint64_t before = atomic_load(&peer->msf);
-    wire_check(8000000 + L / 2, record);
+    wire_check(8000000 + L - Q, record);
     uint64_t after = atomic_load(&peer->msf);
     pthread_join(th, NULL);
     check(before == 8000000 && after == 8000000 + L, "check_waits", "the check did not wait "
