@@ -23,8 +23,8 @@
  * takes its interrupt at the next block; every fifth block stalls (as a
  * cache miss would), which moves the clock but not the check points.
  * Node 0 sends ROUNDS requests, each after some work, and idles until the
- * reply; node 1 idles until a request, works, and replies, and after every
- * other reply sends a notice that node 0 takes while it works.  Both
+ * reply; node 1 idles until a request, works, and replies, and then
+ * works on, sending up to two notices that node 0 takes while it works.  Both
  * traces, every injection's time included, must come out the same
  * whatever the host does in between (the jitter: random sleeps).
  */
@@ -438,8 +438,12 @@ static void node_main(const char *path, int node)
             }
             run(&m, 5000 + (uint64_t)(id * 104729 % 60000));
             send_frame(&m, 1, id, 60 + (uint32_t)(id * 53 % 900));
-            if (r % 2)
+            /* then it works on, sending notices that arrive while node 0
+             * works too: both running, frames in flight */
+            for (int k = 0; k < (r % 3); k++) {
+                run(&m, 6000 + (uint64_t)(r * 7 % 9000));
                 send_frame(&m, 1, NOTICE, 60 + (uint32_t)(r * 11 % 200));
+            }
         }
     }
     run(&m, 3000);
