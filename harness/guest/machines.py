@@ -406,6 +406,10 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             idle_warning=True,
             # virtio-net in a virtio-mmio slot (the board's are modern).
             nic=("-device", "virtio-net-device,netdev=net0,mac={mac}"),
+            # The first goldfish PIC's STATUS register (QEMU hw/m68k/virt.c:
+            # 0xff000000), which the kernel reaches through its I/O
+            # transparent translation: virtual = physical.
+            net_barrier=0xFF000000,
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun3",
             tlb_refill="walk"),
     Machine("mips",

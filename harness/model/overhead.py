@@ -112,14 +112,14 @@ def text(arch: str, profile: str, repeat: int, benches: list[suite.Benchmark],
 
 # Two workloads (docs/network.md, "What lockstep costs"):
 #   compute  both machines run the same CPU-bound program at once (our
-#            integer benchmark), no frames: what keeping two running
+#            integer benchmark, some 200 M instructions each), no frames: what keeping two running
 #            machines in step costs, check points and waits; one machine
 #            runs the program twice;
 #   network  the network benchmarks, netbench on a against netd on b; one
 #            machine runs them over its loopback (netd in the background,
 #            netbench to 127.0.0.1), which does much the same work without
 #            a card: what the frames' hand-overs through QEMU add.
-LOCKSTEP_WORK = {"compute": "mips -n 20000", "network": "netbench -n 200"}
+LOCKSTEP_WORK = {"compute": "mips -n 300000", "network": "netbench -n 1000"}
 
 
 def _hwtotal_insns(path: Path) -> int:
