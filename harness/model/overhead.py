@@ -199,7 +199,7 @@ def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path |
     """lockstep_once() `repeat` times per workload; the best of each side
     counts (the least CPU per instruction: a shared host only ever adds)."""
     hw = hwmodel.load_profile(profile)
-    arch = arch or (hw.isa if hw.model else "riscv")
+    arch = arch or (hw.isa if hw.model else machines.DEFAULT_ARCH)
     logdir = ROOT / "build" / arch / "model-runs"
     lines = [f"Lockstep cost on {arch}, profile {profile}: two machines on the modelled "
              f"Ethernet vs one running the same programs, best of {repeat} (each less a boot "
