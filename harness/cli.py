@@ -401,7 +401,7 @@ def cmd_figure4(args: argparse.Namespace) -> int:
 
 
 def cmd_overhead(args: argparse.Namespace) -> int:
-    if not args.lockstep and not profiles.get(args.profile).model:
+    if not args.lockstep and not profiles.is_model(args.profile):
         raise UsageError(f"overhead: profile {args.profile!r} has no model to time "
                          f"(choose one of {', '.join(profiles.model_names())}, or --lockstep)")
     if args.lockstep:

@@ -41,7 +41,7 @@ from ..errors import HarnessError
 from ..bench import provenance, suite
 from ..guest import buildstamp, machines, protocol
 from ..tables import format_table
-from . import modelargs, profiles, runs
+from . import modellog, modelargs, profiles, runs
 
 # {benchmark: (emulator CPU seconds, guest instructions)}
 Timings = dict[str, tuple[float, int]]
@@ -125,7 +125,7 @@ LOCKSTEP_WORK = {"compute": "mips -n 300000", "network": "netbench -n 1000"}
 def _hwtotal_insns(path: Path) -> int:
     for line in path.read_text().splitlines():
         if line.startswith("HWTOTAL "):
-            return hwmodel.parse_fields(line.split()[1:], line)["insns"]
+            return modellog.parse_fields(line.split()[1:], line)["insns"]
     raise HarnessError(f"{path}: no HWTOTAL record (the emulator did not exit cleanly)")
 
 
@@ -184,7 +184,7 @@ def lockstep_once(profile: str, arch: str, work: str, logdir: Path) -> dict[str,
     """The CPU seconds and instructions `work` adds to a boot-and-halt, on
     two machines and on one (each less a run that only boots and halts:
     two emulators start and boot where one does, which is not the work)."""
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     c2, n2 = _two(hw, arch, work, logdir)
     c20, n20 = _two(hw, arch, None, logdir)
     c1, n1 = _one(hw, arch, work, logdir)
@@ -198,7 +198,7 @@ def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path |
              say: Callable[[str], None] = print) -> tuple[str, Path]:
     """lockstep_once() `repeat` times per workload; the best of each side
     counts (the least CPU per instruction: a shared host only ever adds)."""
-    hw = hwmodel.load_profile(profile)
+    hw = profiles.load(profile)
     arch = arch or (hw.isa if hw.model else machines.DEFAULT_ARCH)
     logdir = ROOT / "build" / arch / "model-runs"
     lines = [f"Lockstep cost on {arch}, profile {profile}: two machines on the modelled "

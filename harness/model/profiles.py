@@ -40,7 +40,7 @@ from typing import Any
 from .. import ROOT, rel
 from ..errors import SetupError
 from ..guest import machines
-from ..net.link import WIRE_FRAME_MAX
+from ..net import link
 from . import schema
 
 PROFILE_DIR = ROOT / "hw-models" / "profiles"
@@ -266,17 +266,15 @@ def _link_rules(sec: dict[str, Any]) -> str | None:
     """The [link] section's rules between fields (each field is checked;
     hw-models/core/link.c's link_check and wire.c's wire_open check again):
     the framing's fields, given or params.def's defaults (IEEE 802.3's)."""
-    params = schema.load().section_params("link")
-    f = {k: sec[k] if k in sec else params[k].value(params[k].default)
-         for k in ("fcs_bytes", "min_frame", "max_frame")}
+    f = link.framing(sec)
     if f["min_frame"] < f["fcs_bytes"] + ETHERNET_HEADER:
         return (f"[link] min_frame = {f['min_frame']} is shorter than an Ethernet header "
                 f"and the FCS ({f['fcs_bytes'] + ETHERNET_HEADER} bytes)")
     if f["max_frame"] < f["min_frame"]:
         return f"[link] max_frame = {f['max_frame']} is shorter than min_frame ({f['min_frame']})"
-    if f["max_frame"] - f["fcs_bytes"] > WIRE_FRAME_MAX:
+    if f["max_frame"] - f["fcs_bytes"] > link.WIRE_FRAME_MAX:
         return (f"[link] max_frame = {f['max_frame']}: the wire carries frames of at most "
-                f"{WIRE_FRAME_MAX} bytes and the FCS (hw-models/core/wire.h)")
+                f"{link.WIRE_FRAME_MAX} bytes and the FCS (hw-models/core/wire.h)")
     return None
 
 

@@ -3,7 +3,7 @@ client) and node b (the server), each its own emulator with its own
 hardware model, kept in step on modelled time through a shared file
 (hw-models/core/wire.c; docs/network.md).
 
-    with Pair("riscv", profiles.get("ds3100-riscv").hw, logdir) as pair:
+    with Pair("riscv", profiles.load("ds3100-riscv"), logdir) as pair:
         pair.b.begin("netd"); pair.b.wait_for("netd: ready")
         out = pair.a.run(f"netbench {pair.address('b')}")
 
@@ -17,8 +17,10 @@ of harness/guest/netpair.py (the server is station 1: 10.0.0.1).
 Under profile none (no model) each node still gets the model, with nothing
 in it but 1 ns per instruction (none_as_model): the frames need a clock
 to arrive by, and that clock is then the instruction count, as the guest's
-own is.  Every character typed at a node is counted in the shared file
-before it goes (Wire.typed), so that an idle node waits for it.
+own is.  The profile's [link] (with the tests' overrides, such as
+{"link.drop_every": 7}) goes to each model as its other parameters do;
+the malformed frames of a garbage.Schedule are the run's.  Every
+character typed at a node is counted in the shared file before it goes (Wire.typed), so that an idle node waits for it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from ..guest import buildstamp, machines
 from ..guest.console import Guest
 from ..guest.elfsyms import Symbols
 from ..guest.netpair import CLIENT, SERVER, addr, mac
-from ..model import hwmodel
+from ..model import modelargs, profiles
 from ..bench import provenance
 from . import garbage, link
 from .wire import Wire
@@ -48,7 +50,7 @@ IDLE_SYMBOL = "net_idle"
 CONSOLE_SYMBOL = "console_intr"
 
 
-def none_as_model(hw: hwmodel.HwProfile, arch: str) -> hwmodel.HwProfile:
+def none_as_model(hw: profiles.Profile, arch: str) -> profiles.Profile:
     """Profile none as a model of an `arch` machine: `mips` instructions per
     microsecond, one cycle each, memory and disk that cost nothing (its
     note), its [link]."""
@@ -63,7 +65,10 @@ def none_as_model(hw: hwmodel.HwProfile, arch: str) -> hwmodel.HwProfile:
         "disk": {"overhead_us": 0, "seek_ms": 0, "rpm": 0, "transfer_mbs": free,
                  "cylinder_sectors": 1},
         "link": hw.data["link"]}
-    return hwmodel.HwProfile(hw.name, hw.path, data)
+    problem = profiles.validate(data)
+    if problem:
+        raise SetupError(f"profile {hw.name!r} as a model of {arch}: {problem}")
+    return profiles.Profile(hw.name, hw.path, data)
 
 
 def kernel_symbol(syms: Symbols, name: str, elf: Path) -> int:
@@ -77,23 +82,25 @@ def kernel_symbol(syms: Symbols, name: str, elf: Path) -> int:
 class Pair:
     """A client (a) and a server (b) of one ISA and profile, on one wire."""
 
-    def __init__(self, arch: str, hw: hwmodel.HwProfile, logdir: Path,
+    def __init__(self, arch: str, hw: profiles.Profile, logdir: Path,
                  names: tuple[str, str] = ("pair-{node}.log", "pair-{node}.hw.log"),
-                 overrides: dict[str, Any] | None = None) -> None:
+                 overrides: dict[str, Any] | None = None,
+                 flood: garbage.Schedule | None = None) -> None:
         """names: each node's console log and model log in logdir, {node}
-        its name.  overrides: [link] fields (the tests' loss and garbage)."""
+        its name.  overrides: the profile's fields by their dotted names
+        (the tests' {"link.drop_every": 7}), checked as a profile's are.
+        flood: malformed frames for each machine."""
         self.machine = machines.get(arch)
+        if "link" not in hw.data:
+            raise SetupError(f"profile {hw.name!r} has no [link] section: two machines of it "
+                             f"have no Ethernet between them (hw-models/core/params.def)")
+        self.overrides = dict(overrides or {})
+        if overrides:
+            hw = profiles.load(hw.name, overrides, path=hw.path)
         self.profile = hw
         self.logdir = logdir
         self.names = names
-        self.overrides = dict(overrides or {})
-        if overrides:
-            problem = link.validate({**hw.data.get("link", {}), **overrides})
-            if problem:
-                raise SetupError(f"profile {hw.name!r} with {overrides}: {problem}")
-        if "link" not in hw.data:
-            raise SetupError(f"profile {hw.name!r} has no [link] section: two machines of it "
-                             f"have no Ethernet between them (harness/net/link.py)")
+        self.schedule = flood.check() if flood else None
         if not self.machine.nic or self.machine.net_barrier is None:
             raise SetupError(f"arch {arch!r}: no network card driver and barrier register "
                              f"for two machines yet (harness/guest/machines.py: nic, "
@@ -136,20 +143,21 @@ class Pair:
                     + ["-qmp", f"unix:{qmp},server=on,wait=off"])
         elf = self.machine.elf_path()
         syms = Symbols.load(elf)
-        sec = {**self.profile.data["link"], **self.overrides}
-        model = (self.wire.model_args(index) + link.model_args(sec) +
-                 [f"net_sock={model_sock}", f"net_dev={qemu_sock}", f"net_qmp={qmp}",
-                  f"net_bql={self.machine.net_barrier:#x}",
-                  f"net_tx_pc={kernel_symbol(syms, TX_SYMBOL, elf):#x}",
-                  f"net_idle_pc={kernel_symbol(syms, IDLE_SYMBOL, elf):#x}",
-                  f"net_cons_pc={kernel_symbol(syms, CONSOLE_SYMBOL, elf):#x}"])
-        if sec.get("garbage_frames"):
-            flood = garbage.write(self.dir / f"{node}-garbage.bin", mac(station),
-                                  sec["garbage_frames"], sec.get("garbage_seed", 23))
+        run = {"net_sock": model_sock, "net_dev": qemu_sock, "net_qmp": qmp,
+               "net_bql": self.machine.net_barrier,
+               "net_tx_pc": kernel_symbol(syms, TX_SYMBOL, elf),
+               "net_idle_pc": kernel_symbol(syms, IDLE_SYMBOL, elf),
+               "net_cons_pc": kernel_symbol(syms, CONSOLE_SYMBOL, elf)}
+        g = self.schedule
+        if g and g.frames:
+            flood = garbage.write(self.dir / f"{node}-garbage.bin", mac(station), g.frames,
+                                  g.seed)
             self.garbage[node] = flood
-            model += [f"link_garbage={flood.path}",
-                      f"link_garbage_start_ns={sec.get('garbage_start_ns', 0)}",
-                      f"link_garbage_every_ns={sec['garbage_every_ns']}"]
+            run.update(garbage=flood.path, garbage_start_ns=g.start_ns,
+                       garbage_every_ns=g.every_ns)
+        # The [link]'s fields are the profile's, passed with the others
+        # (modelargs.profile_args); these are the run's.
+        model = self.wire.model_args(index) + [modelargs.arg(k, v) for k, v in run.items()]
         return emulator, model
 
     def console_log(self, node: str) -> Path:
@@ -168,7 +176,7 @@ class Pair:
         for node in NODES:
             emulator, model = self._net_args(node)
             argv = (self.machine.command(extra=emulator) +
-                    hwmodel.emulator_args(self.model, self.machine, self.hw_log(node), model))
+                    modelargs.emulator_args(self.model, self.machine, self.hw_log(node), model))
             index = NODES[node][0]
             g = self.machine.guest(argv, self.console_log(node),
                                    on_input=lambda n, i=index: self.wire.typed(i, n))

@@ -20,9 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from ..bench import finaltable, report, rundir, suite
+from ..bench import finaltable, report, rundir, runrecord, suite
 from ..errors import BenchmarkError, HarnessError
-from ..model import hwmodel, profiles, runs
+from ..model import modellog, profiles, runs
 from . import table
 from .pair import NODES, ROLES, Pair
 
@@ -40,7 +40,7 @@ def read_hwnet(path: Path) -> dict[str, Any]:
     """The HWNET record of a model's log, its fields."""
     for line in path.read_text().splitlines() if path.exists() else []:
         if line.startswith("HWNET "):
-            return hwmodel.parse_fields(line.split()[1:], line)
+            return modellog.parse_fields(line.split()[1:], line)
     return {}
 
 
@@ -59,11 +59,11 @@ def run_net(arch: str, profile_name: str, out_root: Path, tag: str | None,
             timeout: float | None, say: Callable[[str], None],
             overrides: dict[str, Any] | None = None) -> tuple[Path, report.RunRecord, str]:
     """The whole run; (its results directory, its record, the report's text)."""
-    profile = profiles.get(profile_name)
+    profile = profiles.load(profile_name)
     bench = suite.BY_NAME["net"]
     with rundir.RunDir(out_root, rundir.run_name(arch, profile_name, tag or "net")) as d:
-        pair = Pair(arch, profile.hw, d.partial, names=("console-{node}.log",
-                                                        "hwmodel-{node}.log"),
+        pair = Pair(arch, profile, d.partial, names=("console-{node}.log",
+                                                     "hwmodel-{node}.log"),
                     overrides=overrides)
         command = f"{bench.command_line} {pair.address('b')}"
         try:
@@ -79,23 +79,17 @@ def run_net(arch: str, profile_name: str, out_root: Path, tag: str | None,
         record = report.RunRecord(
             arch=arch, profile=profile.name, mips=profile.mips, profile_note=profile.note,
             results=results, boot=boot, tag=tag or "net",
-            paper_machine=profile.hw.data.get("paper", ""),
-            paper_os=profile.hw.data.get("paper_os", ""), provenance=pair.provenance())
+            paper_machine=profile.data.get("paper", ""),
+            paper_os=profile.data.get("paper_os", ""), provenance=pair.provenance())
         record.meta["suite"] = "net"
         record.meta["nodes"] = {n: {"role": ROLES[n], "address": pair.address(n),
                                     "console": pair.console_log(n).name,
                                     "hwmodel": pair.hw_log(n).name} for n in NODES}
         record.meta["netstat"] = stats
         record.meta["wire"] = {n: read_hwnet(pair.hw_log(n)) for n in NODES}
-        text = report.format_report(record)
-        joined = runs.attach_counters(record, pair.model, pair.hw_log("a"), say)
-        text += "\n" + hwmodel.format_counters(pair.model, joined)
-        link = {**profile.hw.data["link"], **(overrides or {})}
-        rows = table.rows(record.results, link)
+        runs.attach_counters(record, pair.model, pair.hw_log("a"), say)
+        rows = table.rows(record.results, pair.profile.data["link"])
         record.meta["final_table"] = finaltable.to_json(rows)
-        text += "\n" + finaltable.text(rows, record, table.NOTE)
-        d.path("report.txt").write_text(text)
-        report.write_json(record, d.path(rundir.RESULTS))
-        report.write_csv(record, d.path("results.csv"))
-        finaltable.write_csv(rows, d.path("final.csv"))
+        text = runrecord.report_text(record)
+        runrecord.write(d, record, text)
     return d.final, record, text

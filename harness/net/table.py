@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bench.finaltable import Row
+from ..bench.finaltable import FinalRow
 from ..guest.protocol import Result
 from .link import Link
 
@@ -59,7 +59,7 @@ def predictions(link: Link) -> dict[str, tuple[str, str, str, float, str]]:
     }
 
 
-def rows(results: list[Result], link_sec: dict[str, Any]) -> list[Row]:
+def rows(results: list[Result], link_sec: dict[str, Any]) -> list[FinalRow]:
     pred = predictions(Link.from_profile(link_sec))
     by_case = {r.case: r for r in results if r.bench == "net"}
     out = []
@@ -67,5 +67,6 @@ def rows(results: list[Result], link_sec: dict[str, Any]) -> list[Row]:
         operation, source, kind, hw_ns, basis = pred[case]
         r = by_case.get(case)
         measured = None if r is None or not r.iters else (r.ns - r.loop_ns) / r.iters
-        out.append(Row(f"net/{case}", operation, source, kind, float(hw_ns), measured, basis))
+        out.append(FinalRow(f"net/{case}", operation, source, kind, float(hw_ns), measured,
+                            basis))
     return out

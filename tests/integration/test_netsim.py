@@ -19,7 +19,8 @@ import pytest
 from booting import TIMEOUT, logs
 from harness.guest import machines
 from harness.errors import SetupError
-from harness.model import hwmodel, profiles
+from harness.model import profiles
+from harness.net import garbage
 from harness.net import run as netrun
 from harness.net.pair import Pair
 
@@ -58,9 +59,9 @@ def test_suite_net_is_deterministic(tmp_path):
 def bulk_with_loss(tmp_path, name):
     """512 KB through a link that loses every 7th frame: (RESULT line, the
     server's check, the client's retransmissions, frames the link lost)."""
-    with Pair(ARCH, profiles.get("none").hw, tmp_path,
+    with Pair(ARCH, profiles.load("none"), tmp_path,
               names=(name + "-{node}.log", name + "-{node}.hw.log"),
-              overrides={"drop_every": 7}) as p:
+              overrides={"link.drop_every": 7}) as p:
         p.b.begin("netd")
         p.b.wait_for("netd: ready", timeout=TIMEOUT)
         out = p.a.run(f"netbench -n 64 -c tcp-bulk {p.address('b')}", timeout=600)
@@ -82,10 +83,9 @@ def test_loss_every_byte_in_order_and_the_same_retransmissions(tmp_path):
 
 def test_garbage_is_counted_and_the_machines_go_on(tmp_path):
     n = 10_000
-    with Pair(ARCH, profiles.get("none").hw, tmp_path,
+    with Pair(ARCH, profiles.load("none"), tmp_path,
               names=("garbage-{node}.log", "garbage-{node}.hw.log"),
-              overrides={"garbage_frames": n, "garbage_every_ns": 200_000,
-                         "garbage_start_ns": 1_000_000_000}) as p:
+              flood=garbage.Schedule(n, every_ns=200_000, start_ns=1_000_000_000)) as p:
         # The frames come in modelled time from 1 s on: the idle machines
         # take them as fast as the host runs them.
         for node in ("a", "b"):
@@ -110,8 +110,10 @@ def test_garbage_is_counted_and_the_machines_go_on(tmp_path):
 def test_refusals():
     """A profile with no [link], or a bad [link] value, is refused by name
     before anything boots."""
-    bare = hwmodel.load_profile("ds3100-riscv", {"link": None})
+    bare = profiles.load("ds3100-riscv", {"link": None})
     with pytest.raises(SetupError, match=r"no \[link\] section"):
         Pair(ARCH, bare, logs(ARCH))
-    with pytest.raises(SetupError, match="drop_every"):
-        Pair(ARCH, profiles.get("none").hw, logs(ARCH), overrides={"drop_every": -1})
+    with pytest.raises(SetupError, match=r"\[link\] drop_every = -1"):
+        Pair(ARCH, profiles.load("none"), logs(ARCH), overrides={"link.drop_every": -1})
+    with pytest.raises(SetupError, match="garbage every_ns"):
+        Pair(ARCH, profiles.load("none"), logs(ARCH), flood=garbage.Schedule(10, 0))

@@ -15,13 +15,16 @@ sanitizers.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from harness.net import link, wire
+from harness.errors import SetupError
+from harness.model import modelargs, profiles
+from harness.net import garbage, link, wire
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,25 +160,29 @@ def test_wire_file_and_input(tmp_path):
     assert not w.path.exists()
 
 
-GOOD = {"bandwidth_mbps": 10, "latency_ns": 1000, "nic_tx_ns": 5000, "nic_rx_ns": 5000,
-        "nic_dma": True}
-
-
 @pytest.mark.parametrize("change,word", [
-    ({"bandwidth_mbps": 0}, "bandwidth_mbps"), ({"latency_ns": -1}, "latency_ns"),
-    ({"nic_dma": 1}, "nic_dma"), ({"colour": "red"}, "colour"),
-    ({"min_frame": 10}, "min_frame"), ({"max_frame": 9000}, "max_frame"), ({"max_frame": 30}, "max_frame"),
-    ({"garbage_frames": 5}, "garbage_every_ns"), ({"drop_every": -2}, "drop_every")])
+    ({"link.bandwidth_mbps": 0}, "bandwidth_mbps"), ({"link.latency_ns": -1}, "latency_ns"),
+    ({"link.nic_tx_ns": 2e6}, "nic_tx_ns"), ({"link.nic_dma": 1}, "nic_dma"),
+    ({"link.colour": "red"}, "colour"), ({"link.min_frame": 10}, "min_frame"),
+    ({"link.max_frame": 9000}, "max_frame"), ({"link.max_frame": 30}, "max_frame"),
+    ({"link.drop_every": -2}, "drop_every"), ({"link.nic_rx_ns": None}, "nic_rx_ns is missing")])
 def test_link_section_refusals(change, word):
-    sec = {**GOOD, **change}
-    problem = link.validate(sec)
-    assert problem and word in problem
+    """A bad [link] value is refused by name, as any profile field is
+    (params.def's range, profiles.py's rules between the fields)."""
+    with pytest.raises(SetupError, match=re.escape(word)) as e:
+        profiles.load("ds3100", change)
+    assert "[link]" in str(e.value)
 
 
-def test_link_section_missing_field():
-    sec = dict(GOOD)
-    del sec["nic_rx_ns"]
-    assert link.validate(sec) == "[link] nic_rx_ns is missing"
-    assert link.validate(GOOD) is None
-    args = link.model_args(GOOD)
-    assert "link_mbps=10" in args and "link_min_frame=64" in args and "net_dma=on" in args
+def test_link_section_to_the_model():
+    """The [link]'s fields reach the model under params.def's names, the
+    framing's defaults where the profile gives none; garbage schedules are
+    checked by name too."""
+    p = profiles.load("ds3100-riscv")
+    args = modelargs.profile_args(p)
+    assert "link.bandwidth_mbps=10" in args and "link.nic_dma=false" in args
+    assert not any(a.startswith("link.min_frame=") for a in args)     # the model's default
+    assert link.framing(p.data["link"])["min_frame"] == 64
+    assert link.Link.from_profile(p.data["link"]).lookahead_ns == 5000 + 57600 + 1000 + 5000
+    assert garbage.Schedule(5, 0).problem() == "garbage every_ns = 0 must be > 0"
+    assert "seed" in garbage.Schedule(5, 10, seed=-1).problem()
