@@ -88,7 +88,11 @@ void hw_record_counters(const char *word, const char *head, const struct counter
            cycles(mcyc_now - mcyc_then), ns, tail, tlb, net);
 }
 
-/* What this node did on the wire, at the end: all deterministic. */
+/* What this node did on the wire, at the end.  The frames' counts are the
+ * same every run; idle_ns and input_wakes are not: the harness types at
+ * the console when the host gets there, and an idle machine's clock jumps
+ * to each typed line (two runs of SUITE=net: the same frames, RESULT and
+ * HWREGION lines, idle_ns some 0.03% apart). */
 void hw_record_net(void)
 {
     struct wire_stats s;
