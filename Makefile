@@ -125,8 +125,12 @@ $(BUILD)/%.o: %.asm
 	@mkdir -p $(dir $@)
 	$(Q)$(call step,NASM,$@)nasm -f elf32 -o $@ $<
 
+# $(call link_kernel,OBJS): link a kernel ($@) from OBJS, then the late and
+# the network's objects (the test kernel below too).
+link_kernel = $(Q)$(call step,LD,$@)$(CC) $(KERNEL_CFLAGS) $(ARCH_LDFLAGS) -T $(KERNEL_LDS) -o $@ $(1) $(LIBGCC) $(KERNEL_LATE_OBJS) $(KERNEL_NET_OBJS) $(LIBGCC)
+
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LATE_OBJS) $(KERNEL_NET_OBJS) $(KERNEL_LDS)
-	$(Q)$(call step,LD,$@)$(CC) $(KERNEL_CFLAGS) $(ARCH_LDFLAGS) -T $(KERNEL_LDS) -o $@ $(KERNEL_OBJS) $(LIBGCC) $(KERNEL_LATE_OBJS) $(KERNEL_NET_OBJS) $(LIBGCC)
+	$(call link_kernel,$(KERNEL_OBJS))
 	$(Q)$(OBJDUMP) -d $@ > $(BUILD)/kernel.asm
 
 # ---------------------------------------------------------------- guests
@@ -189,16 +193,44 @@ FS_BLOCKS  ?= 4096
 FS_INODES  ?= 1024
 MKFS_FLAGS := -n $(FS_BLOCKS) -i $(FS_INODES) $(if $(filter big,$(ARCH_ENDIAN)),-B)
 
-$(BUILD)/fs.img: $(GUEST_ELFS) $(BUILD)/tools/mkfs $(BUILD)/tools/fsck \
-                 scripts/mkfsroot.sh $(wildcard tools/andrew/*)
-	$(Q)$(call step,MKFS,$@)scripts/mkfsroot.sh $(BUILD)/fsroot $(CROSS)strip \
-	    "$(PYTHON) tools/andrew/gensrc.py" $(GUEST_ELFS)
-	$(Q)$(BUILD)/tools/mkfs $(MKFS_FLAGS) $@ $(BUILD)/fsroot $(if $(Q),>/dev/null)
+# $(call make_fs,ROOTDIR,ELFS): the recipe of an image ($@) of those programs.
+define make_fs
+	$(Q)$(call step,MKFS,$@)scripts/mkfsroot.sh $(1) $(CROSS)strip \
+	    "$(PYTHON) tools/andrew/gensrc.py" $(2)
+	$(Q)$(BUILD)/tools/mkfs $(MKFS_FLAGS) $@ $(1) $(if $(Q),>/dev/null)
 	$(Q)$(call step,FSCK,$@)$(BUILD)/tools/fsck $@ $(if $(Q),>/dev/null)
+endef
+FS_DEPS := $(BUILD)/tools/mkfs $(BUILD)/tools/fsck scripts/mkfsroot.sh $(wildcard tools/andrew/*)
+
+$(BUILD)/fs.img: $(GUEST_ELFS) $(FS_DEPS)
+	$(call make_fs,$(BUILD)/fsroot,$(GUEST_ELFS))
 
 $(BUILD)/kernel/port/fsimage.o: kernel/port/fsimage.S $(BUILD)/fs.img $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)
 	$(Q)$(call step,AS,$@)$(CC) $(KERNEL_CFLAGS) $(DEPFLAGS) -DFS_IMAGE='"$(BUILD)/fs.img"' -c $< -o $@
+
+# ---------------------------------------------------------------- the test image
+# A second kernel, build/$(ARCH)/test/kernel.elf: the same objects linked
+# with an image that also holds the programs in guests/testimage/, which
+# only tests run (memwalk: the hardware model's reference workload).  Not
+# in the image the benchmarks run from: there every file moves the file
+# benchmarks' blocks, and the image's size the kernel's data after it.
+# The harness boots it as machines.test_image(m).
+TEST_BINS   := $(patsubst guests/testimage/%.c,%,$(wildcard guests/testimage/*.c))
+TEST_ELFS   := $(patsubst %,$(BUILD)/guests/testimage/%,$(TEST_BINS))
+TEST_KERNEL := $(BUILD)/test/kernel.elf
+TEST_KERNEL_OBJS := $(patsubst $(BUILD)/kernel/port/fsimage.o,$(BUILD)/test/fsimage.o,$(KERNEL_OBJS))
+.SECONDARY: $(TEST_ELFS:=.o)
+
+$(BUILD)/test/fs.img: $(GUEST_ELFS) $(TEST_ELFS) $(FS_DEPS)
+	@mkdir -p $(dir $@)
+	$(call make_fs,$(BUILD)/test/fsroot,$(GUEST_ELFS) $(TEST_ELFS))
+
+$(BUILD)/test/fsimage.o: kernel/port/fsimage.S $(BUILD)/test/fs.img $(CFLAGS_USED) | $(TOOLCHAIN)
+	$(Q)$(call step,AS,$@)$(CC) $(KERNEL_CFLAGS) -DFS_IMAGE='"$(BUILD)/test/fs.img"' -c $< -o $@
+
+$(TEST_KERNEL): $(TEST_KERNEL_OBJS) $(KERNEL_LATE_OBJS) $(KERNEL_NET_OBJS) $(KERNEL_LDS)
+	$(call link_kernel,$(TEST_KERNEL_OBJS))
 
 # ---------------------------------------------------------------- hardware model
 # The timing model's engine (hw-models/core/) as a QEMU plugin
@@ -239,7 +271,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 # Each build ends by stamping what it was made from (the hashes of its
 # sources and images), which the harness checks before it boots anything:
 # harness/guest/buildstamp.py.
-all: $(BUILD)/kernel.elf $(ARCH_ALL)  ## build the kernel, the programs and the file system for ARCH (build/ARCH/)
+all: $(BUILD)/kernel.elf $(TEST_KERNEL) $(ARCH_ALL)  ## build the kernel, the programs and the file system for ARCH (build/ARCH/)
 	@$(PYTHON) -m harness.guest.buildstamp write $(ARCH)
 
 help:  ## this list

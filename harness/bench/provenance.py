@@ -109,6 +109,14 @@ def profile(hw: Any, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
             "file": rel(hw.path), "model": bool(hw.model), "overrides": dict(overrides or {})}
 
 
+def booted(kernel: buildstamp.Fresh, machine: Machine) -> dict[str, str]:
+    """The stamped images beside the one booted: the stamp covers the
+    tests' kernel too (machines.test_image), which a benchmark's boot does
+    not use, and the other way round."""
+    where = Path(machine.image).parent
+    return {p: h for p, h in kernel.images.items() if Path(p).parent == where}
+
+
 def record(machine: Machine, hw: Any, argv: list[str] | None = None,
            overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything that says what produced a result (verify()s the builds)."""
@@ -116,7 +124,7 @@ def record(machine: Machine, hw: Any, argv: list[str] | None = None,
     return {
         "git": git_state(),
         "build": None if kernel is None else {
-            "sources_sha256": kernel.sources_sha256, "images": kernel.images},
+            "sources_sha256": kernel.sources_sha256, "images": booted(kernel, machine)},
         "hwmodel_plugin": None if plugin is None else {
             "sources_sha256": plugin.sources_sha256, "images": plugin.images},
         "emulator": emulator(machine),

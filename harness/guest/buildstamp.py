@@ -79,10 +79,12 @@ def kernel_target(arch: str, image: str = "", root: Path = ROOT) -> Target:
     """An ISA's kernel: the portable and its own kernel code, the guest
     programs (they are in the file-system image linked into the kernel),
     the host tools that make and check that image, and the Makefile."""
+    from .machines import TEST_IMAGE_DIR, test_image_path
     others = [a for a in _arches(root) if a != arch]
-    images = [f"build/{arch}/kernel.elf", f"build/{arch}/fs.img"]
-    if image and image not in images:
-        images.append(image)
+    images = [f"build/{arch}/kernel.elf", f"build/{arch}/fs.img"] + ([image] if image else [])
+    # and the tests' kernel of the same sources, beside each (the Makefile's TEST_KERNEL)
+    images += [test_image_path(i) for i in images if Path(i).parent.name != TEST_IMAGE_DIR]
+    images = list(dict.fromkeys(images))
     return Target(
         name=arch, build_dir=f"build/{arch}",
         include=("Makefile", "kernel", "guests", "tools", "scripts/mkfsroot.sh"),

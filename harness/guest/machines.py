@@ -31,7 +31,7 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Callable, Protocol
@@ -305,8 +305,8 @@ class Machine:
         return root / self.image
 
     def elf_path(self, root: Path = ROOT) -> Path:
-        """The kernel's ELF file: its symbols and its entry point."""
-        return root / "build" / self.arch / "kernel.elf"
+        """The kernel's ELF file, beside the image: its symbols and its entry point."""
+        return root / Path(self.image).parent / "kernel.elf"
 
     def check(self, root: Path = ROOT) -> str:
         """Return the emulator's path, or raise SetupError saying what to run."""
@@ -492,6 +492,23 @@ def get(arch: str) -> Machine:
     except KeyError:
         known = ", ".join(sorted(MACHINES))
         raise SetupError(f"unknown arch {arch!r} (known: {known})") from None
+
+
+# The tests' second kernel (the Makefile's TEST_KERNEL): the same kernel,
+# its image holding guests/testimage/'s programs too, built into this
+# directory beside each image.
+TEST_IMAGE_DIR = "test"
+
+
+def test_image_path(image: str) -> str:
+    """Where the test kernel's counterpart of `image` is."""
+    p = Path(image)
+    return str(p.parent / TEST_IMAGE_DIR / p.name)
+
+
+def test_image(m: Machine) -> Machine:
+    """`m` booting the test kernel, whose /bin has guests/testimage/'s programs."""
+    return replace(m, image=test_image_path(m.image))
 
 
 def parse_qemu_version(text: str | None) -> str | None:

@@ -34,9 +34,10 @@ def repo(tmp_path):
 
 def build(root, content):
     """What `make` does here: (re)make the images, then stamp them."""
-    (root / "build/riscv").mkdir(parents=True, exist_ok=True)
-    (root / "build/riscv/kernel.elf").write_text(content)
-    (root / "build/riscv/fs.img").write_text("fs")
+    (root / "build/riscv/test").mkdir(parents=True, exist_ok=True)
+    for d in ("build/riscv", "build/riscv/test"):       # and the tests' kernel
+        (root / d / "kernel.elf").write_text(content)
+        (root / d / "fs.img").write_text("fs")
     return buildstamp.write(target(root), root)
 
 
@@ -144,6 +145,6 @@ def test_no_stamp_is_refused(repo):
 
 
 def test_write_needs_the_images(repo):
-    (repo / "build/riscv/fs.img").unlink()
-    with pytest.raises(SetupError, match="fs.img not built"):
+    (repo / "build/riscv/test/fs.img").unlink()
+    with pytest.raises(SetupError, match="test/fs.img not built"):
         buildstamp.write(target(repo), repo)

@@ -35,11 +35,13 @@ ARCH_GUEST_SRCS := guests/lib/arch/sparc/crt0.S guests/lib/arch/sparc/syscall.S 
 
 # What QEMU loads: the kernel as raw bytes from physical 0x4000 on (QEMU's
 # sun4m loads an ELF file at its load addresses less 0xf0000000, Linux's
-# KERNBASE; a raw image goes where we want it), and the PROM.
-$(BUILD)/kernel.bin: $(BUILD)/kernel.elf
+# KERNBASE; a raw image goes where we want it), and the PROM, found beside
+# it; each for the tests' kernel (build/sparc/test/, the Makefile's
+# TEST_KERNEL) too.
+$(BUILD)/kernel.bin $(BUILD)/test/kernel.bin: %/kernel.bin: %/kernel.elf
 	$(Q)$(call step,OBJCOPY,$@)$(OBJCOPY) -O binary $< $@
 
-$(BUILD)/prom.bin: $(BUILD)/kernel/arch/sparc/prom.o
+$(BUILD)/prom.bin $(BUILD)/test/prom.bin: $(BUILD)/kernel/arch/sparc/prom.o
 	$(Q)$(call step,OBJCOPY,$@)$(OBJCOPY) -O binary -j .text $< $@
 
-ARCH_ALL := $(BUILD)/kernel.bin $(BUILD)/prom.bin
+ARCH_ALL := $(BUILD)/kernel.bin $(BUILD)/prom.bin $(BUILD)/test/kernel.bin $(BUILD)/test/prom.bin

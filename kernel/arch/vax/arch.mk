@@ -42,7 +42,7 @@ ARCH_GUEST_SRCS := guests/lib/arch/vax/crt0.S guests/lib/arch/vax/syscall.S gues
                    guests/lib/arch/vax/memcpy.S guests/lib/arch/vax/regs.S
 
 # What SIMH loads: the kernel as raw bytes from KERNBASE + 0x1000 on.
-$(BUILD)/kernel.bin: $(BUILD)/kernel.elf
+$(BUILD)/kernel.bin $(BUILD)/test/kernel.bin: %/kernel.bin: %/kernel.elf
 	$(Q)$(call step,OBJCOPY,$@)$(OBJCOPY) -O binary $< $@
 
 # Our SIMH: a MicroVAX 3900 whose timers count instructions exactly (runs
@@ -52,4 +52,4 @@ SIMH_VAX := $(shell scripts/vax-simh.sh --path)
 $(SIMH_VAX): scripts/vax-simh.sh $(wildcard hw-models/simh/* hw-models/core/*)
 	$(Q)$(call step,SIMH,$@)scripts/vax-simh.sh
 
-ARCH_ALL := $(BUILD)/kernel.bin $(SIMH_VAX)
+ARCH_ALL := $(BUILD)/kernel.bin $(BUILD)/test/kernel.bin $(SIMH_VAX)
