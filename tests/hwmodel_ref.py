@@ -14,6 +14,20 @@ replay(trace_lines, ...) runs a trace as the plugin writes it (trace=FILE):
 "B id" (a region begins: empty the caches), "I addr size", "R addr size",
 "W addr size", and returns the counts per region.
 
+The model's fast paths stay on while it traces, and each names itself
+after the access it took (hw-models/core/model.h, "the trace"): a claim
+about the state of the cache just before the access, which replay checks
+against its own before it replays the access, by these rules:
+  - hit: the line is the most recently used of its set (a write: and the
+    cache is write-back: a write-through store goes to the write buffer);
+  - mru, known: the line is the most recently used of its set;
+  - nofill: a write that misses a cache without write-allocate, the line
+    in no way of its set;
+  - dmfill: a fetch that misses a direct-mapped cache whose victim is clean;
+  - quick, direct: no claim (which path it was, for the tests to count).
+A claim that does not hold goes into the region's Counts.wrong; how many
+accesses each path took into Counts.paths.
+
 A TLB is the same kind of table, of page numbers instead of lines
 (hw-models/core/tlb.c): Tlbs holds an instruction TLB, a data TLB (the
 same object when unified) and optionally a data TLB for large pages.
@@ -26,13 +40,16 @@ shift: log2 of the page size the model found mapped there) and "T F 0 0"
   - a data access to a large page goes to the large-page TLB if there is
     one, else to the data TLB in ordinary pieces;
   - a lookup that misses fills (LRU), and counts as a miss;
-  - a flush empties every TLB; so does "B" (a region begins).
+  - a flush empties every TLB; so does "B" (a region begins);
+  - a lookup named "quick" or "last" (a fast path) claims that the page
+    is the most recently used of its table's set (TlbCounts.wrong if not).
 The caches' replay() skips the "T" lines (the walk's page-table reads are
 ordinary "R" lines, which it does count).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 
@@ -53,6 +70,19 @@ class Cache:
     def flush(self) -> None:
         self.sets = [[] for _ in range(self.nsets)]
         self.dirty = set()
+
+    def holds(self, lineno: int) -> bool:
+        return lineno in self.sets[lineno % self.nsets]
+
+    def mru(self, lineno: int) -> bool:
+        """Whether lineno is the most recently used line of its set."""
+        s = self.sets[lineno % self.nsets]
+        return bool(s) and s[-1] == lineno
+
+    def victim_dirty(self, lineno: int) -> bool:
+        """Whether a fill of lineno would push out a dirty line."""
+        s = self.sets[lineno % self.nsets]
+        return len(s) == self.assoc and s[0] in self.dirty
 
     def access(self, lineno: int, write: bool) -> tuple[bool, bool]:
         """(hit, wrote_back) for one access to line `lineno`."""
@@ -83,6 +113,25 @@ class Counts:
     dmiss: int = 0
     dmiss_w: int = 0
     writebacks: int = 0
+    paths: Counter = field(default_factory=Counter)    # (kind, path) -> accesses
+    wrong: list[str] = field(default_factory=list)     # claims that did not hold
+
+
+def claim_fails(path: str, cache: Cache, lineno: int, write: bool) -> str | None:
+    """Why a fast path's claim about its access does not hold, or None."""
+    if path == "hit":
+        ok = cache.mru(lineno) and (not write or cache.write_back)
+    elif path in ("mru", "known"):
+        ok = cache.mru(lineno)
+    elif path == "nofill":
+        ok = write and not cache.write_allocate and not cache.holds(lineno)
+    elif path == "dmfill":
+        ok = cache.assoc == 1 and not cache.holds(lineno) and not cache.victim_dirty(lineno)
+    elif path in ("quick", "direct"):
+        ok = True
+    else:
+        return f"unknown path {path!r}"
+    return None if ok else f"{path} does not hold"
 
 
 def replay(lines, icache: Cache | None, dcache: Cache | None) -> list[Counts]:
@@ -104,11 +153,21 @@ def replay(lines, icache: Cache | None, dcache: Cache | None) -> list[Counts]:
             out.append(c)
             continue
         addr, size = int(word[1], 16), int(word[2])
+        path = word[3] if len(word) > 3 else None
+        if path is not None:
+            c.paths[kind, path] += 1
         cache = icache if kind == "I" else dcache
         if cache is None:
+            if path not in (None, "quick", "direct"):
+                c.wrong.append(f"{text.strip()}: {path} claims a cache there is not")
             continue
         write = kind == "W"
-        for lineno in range(addr // cache.line, (addr + size - 1) // cache.line + 1):
+        first, last = addr // cache.line, (addr + size - 1) // cache.line
+        if path is not None:
+            why = "spans two lines" if first != last else claim_fails(path, cache, first, write)
+            if why:
+                c.wrong.append(f"{text.strip()}: {why}")
+        for lineno in range(first, last + 1):
             hit, wrote_back = cache.access(lineno, write)
             c.writebacks += wrote_back
             if hit:
@@ -145,6 +204,8 @@ class TlbCounts:
     itlb_miss: int = 0
     dtlb_miss: int = 0
     lookups: int = 0
+    paths: Counter = field(default_factory=Counter)    # (kind, path) -> lookups
+    wrong: list[str] = field(default_factory=list)     # claims that did not hold
 
 
 def replay_tlb(lines, tlbs: Tlbs) -> list[TlbCounts]:
@@ -161,18 +222,26 @@ def replay_tlb(lines, tlbs: Tlbs) -> list[TlbCounts]:
             out.append(c)
             continue
         kind, va, shift = word[1], int(word[2], 16), int(word[3])
+        path = word[4] if len(word) > 4 else None
         if kind == "F":
             tlbs.flush()
             continue
         c.lookups += 1
         if kind == "I":
-            hit, _ = tlbs.itlb.access(va >> tlbs.page_shift, False)
-            c.itlb_miss += not hit
-            continue
-        if tlbs.large is not None and shift == tlbs.large_shift:
+            table, shift = tlbs.itlb, tlbs.page_shift
+        elif tlbs.large is not None and shift == tlbs.large_shift:
             table = tlbs.large
         else:
             table, shift = tlbs.dtlb, tlbs.page_shift
+        if path is not None:
+            c.paths[kind, path] += 1
+            if path not in ("quick", "last"):
+                c.wrong.append(f"{text.strip()}: unknown path {path!r}")
+            elif not table.mru(va >> shift):
+                c.wrong.append(f"{text.strip()}: {path} does not hold")
         hit, _ = table.access(va >> shift, False)
-        c.dtlb_miss += not hit
+        if kind == "I":
+            c.itlb_miss += not hit
+        else:
+            c.dtlb_miss += not hit
     return out

@@ -34,7 +34,7 @@ from ..errors import SetupError
 PARAMS_DEF = ROOT / "hw-models" / "core" / "params.def"
 
 PARAM_TYPES = ("F64", "U32", "U64", "I64", "BOOL", "CHOICE")
-RUNARG_TYPES = ("STR", "U32", "U64", "I64", "PC")
+RUNARG_TYPES = ("STR", "U32", "U64", "I64", "PC", "BOOL")
 CHECKS = ("ANY", "GT0", "GE0", "POW2")
 _LIMIT = {"U32": 2**32 - 1, "U64": 2**64 - 1, "I64": 2**63 - 1}
 
@@ -177,6 +177,10 @@ class RunArg:
                 raise SetupError(f"model argument {self.name}={v!r}: not a whole number "
                                  f"from 0 to {_LIMIT['U32']}")
             return str(v)
+        if self.type == "BOOL":
+            if not isinstance(v, bool):
+                raise SetupError(f"model argument {self.name}={v!r}: not true or false")
+            return "true" if v else "false"
         s = str(v)
         if "," in s:
             raise SetupError(f"model argument {self.name}={s!r} contains a comma")

@@ -34,6 +34,12 @@
  *
  * Instruction fetch is modelled only through an I-cache: with no I-cache the
  * cost of fetching is part of the CPI.  Time is in millicycles (model.h).
+ *
+ * The shortcuts (memsys_data_hit, memsys_data_quick, memsys_ifetch_block,
+ * next_write's inline case) give exactly what the general code
+ * (memsys_data, memsys_ifetch) would; built with fast = false (the
+ * model's fast=false) a memory system takes none of them but next_write's,
+ * which it turns off itself, and the front end calls no other.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -68,6 +74,7 @@ struct memsys {
     uint64_t l2set_mask;
     uint32_t l2assoc;
     unsigned l2shift;
+    bool general;                       /* fast = false: no shortcut */
 };
 
 static uint64_t max64(uint64_t a, uint64_t b)
@@ -293,11 +300,20 @@ static inline bool in_other_ways(const uint64_t *way0, uint32_t assoc, uint64_t 
  * MEMSYS_SLOW, having changed nothing, for an access across two lines
  * (memsys_data() does those).
  */
-uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
-                           uint64_t paddr, unsigned size, bool store)
+static inline void trace_data(bool store, uint64_t paddr, unsigned size, const char *path)
 {
-    if (!m->dway)
+    hw_trace(store ? 'W' : 'R', paddr, size, path);
+}
+
+static inline __attribute__((always_inline))
+uint64_t data_quick(struct memsys *m, struct counters *c, uint64_t now, uint64_t paddr,
+                    unsigned size, bool store, const bool traced)
+{
+    if (!m->dway) {
+        if (traced)
+            trace_data(store, paddr, size, TP_QUICK);
         return store ? wbuf_store(m, c, now, paddr, size) : next_read(m, c, now, paddr, size);
+    }
     unsigned shift = m->dshift;
     uint64_t ln = paddr >> shift;
     if ((paddr + size - 1) >> shift != ln)
@@ -306,20 +322,38 @@ uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
     uint64_t *way0 = m->dway + (ln & m->dset_mask) * m->dassoc;
     uint64_t key = (ln + 1) << 1;
     if ((*way0 & ~1ull) == key) {
+        if (traced)
+            trace_data(store, paddr, size, TP_MRU);
         if (store && m->dwrite_back)
             *way0 |= 1;                         /* a write-back store hit: dirty */
     } else if (store && !m->dwrite_allocate && !in_other_ways(way0, m->dassoc, key)) {
         /* A store miss that allocates nothing (pc-p5: a fifth of all its
          * accesses, copies and clears into lines not in L1): cache_access
          * would change nothing, so only its miss is counted, here. */
+        if (traced)
+            trace_data(store, paddr, size, TP_NOFILL);
         c->dmiss++;
         c->dmiss_w++;
         to_wbuf = true;
     } else {
+        if (traced)
+            trace_data(store, paddr, size, TP_QUICK);
         now = dline_done(m, c, now, paddr, ln, size, store, dline_access(m->dc, ln, store),
                          &to_wbuf);
     }
     return to_wbuf ? wbuf_store(m, c, now, paddr, size) : now;
+}
+
+uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
+                           uint64_t paddr, unsigned size, bool store)
+{
+    return data_quick(m, c, now, paddr, size, store, false);
+}
+
+uint64_t memsys_data_quick_traced(struct memsys *m, struct counters *c, uint64_t now,
+                                  uint64_t paddr, unsigned size, bool store)
+{
+    return data_quick(m, c, now, paddr, size, store, true);
 }
 
 /* With no D-cache, no L2 and no write buffer (the Sun-3), every load and
@@ -418,20 +452,33 @@ void memsys_dma(struct memsys *m, uint64_t now, uint32_t bytes, bool to_memory)
  * the set's one line (cache_access with one way), and a clean victim
  * needs no write, so the miss is a read from memory (next_read with no
  * L2).  A dirty victim (a unified write-back L1) goes the general way. */
-static inline uint64_t ifetch_direct(struct memsys *m, struct counters *c, uint64_t now,
-                                     const struct iblock *b)
+static inline void trace_iline(const struct cache *ic, uint64_t ln, const char *path)
+{
+    hw_trace('I', ln << ic->line_shift, 4, path);
+}
+
+static inline __attribute__((always_inline))
+uint64_t ifetch_direct(struct memsys *m, struct counters *c, uint64_t now,
+                       const struct iblock *b, const bool traced)
 {
     struct cache *ic = m->ic;
     uint64_t mask = ic->sets - 1;
     for (uint32_t i = 0; i < b->n; i++) {
         uint64_t ln = b->line[i], s = ln & mask, key = (ln + 1) << 1;
         uint64_t e = ic->way[s];
-        if ((e & ~1ull) == key)
+        if ((e & ~1ull) == key) {
+            if (traced)
+                trace_iline(ic, ln, TP_MRU);
             continue;
+        }
         if (e & 1) {
+            if (traced)
+                trace_iline(ic, ln, NULL);
             now = iline_miss(m, c, now, ln, cache_access(ic, ln, false));
             continue;
         }
+        if (traced)
+            trace_iline(ic, ln, TP_DMFILL);
         ic->way[s] = key;
         ic->gen[s >> ic->region_shift]++;
         c->imiss++;
@@ -446,19 +493,25 @@ static inline uint64_t ifetch_direct(struct memsys *m, struct counters *c, uint6
  * used if b->settles (each lookup made its line so, and no later one of
  * the block touched its set; a miss goes to the next level, not to L1), so
  * their regions' generations now say when that stops being true. */
-uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
-                             struct iblock *b)
+static inline __attribute__((always_inline))
+uint64_t ifetch_block(struct memsys *m, struct counters *c, uint64_t now, struct iblock *b,
+                      const bool traced)
 {
     struct cache *ic = m->ic;
     if (ic->g.assoc == 1 && !m->l2) {
-        now = ifetch_direct(m, c, now, b);
+        now = ifetch_direct(m, c, now, b, traced);
         b->seen = b->settles ? ic->gen[b->r0] + ic->gen[b->r1] + 1 : 0;
         return now;
     }
     for (uint32_t i = 0; i < b->n; i++) {
         uint64_t ln = b->line[i];
-        if (cache_is_mru(ic, ln))
+        if (cache_is_mru(ic, ln)) {
+            if (traced)
+                trace_iline(ic, ln, TP_MRU);
             continue;
+        }
+        if (traced)
+            trace_iline(ic, ln, NULL);
         struct cache_result r = cache_access(ic, ln, false);
         if (!r.hit)
             now = iline_miss(m, c, now, ln, r);
@@ -467,11 +520,23 @@ uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
     return now;
 }
 
+uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
+                             struct iblock *b)
+{
+    return ifetch_block(m, c, now, b, false);
+}
+
+uint64_t memsys_ifetch_block_traced(struct memsys *m, struct counters *c, uint64_t now,
+                                    struct iblock *b)
+{
+    return ifetch_block(m, c, now, b, true);
+}
+
 void memsys_iblock_init(const struct memsys *m, struct iblock *b)
 {
     const struct cache *ic = m->ic;
     b->seen = 0;
-    b->settles = ic && b->n > 0;
+    b->settles = ic && b->n > 0 && !m->general;     /* general: never skipped */
     b->r0 = b->r1 = 0;
     if (!b->settles)
         return;
@@ -541,7 +606,7 @@ static struct cache *make(const struct cache_geom *g, const char *which, const c
     return c;
 }
 
-struct memsys *memsys_new(const struct memsys_params *p, const char **err)
+struct memsys *memsys_new(const struct memsys_params *p, bool fast, const char **err)
 {
     *err = NULL;
     if (!(p->clock_mhz > 0)) {
@@ -576,8 +641,9 @@ struct memsys *memsys_new(const struct memsys_params *p, const char **err)
         m->dwrite_back = m->dc->g.write_back;
         m->dwrite_allocate = m->dc->g.write_allocate;
     }
+    m->general = !fast;
     if (m->l2) {
-        m->l2wway = m->l2->g.write_back ? m->l2->way : NULL;
+        m->l2wway = m->l2->g.write_back && fast ? m->l2->way : NULL;
         m->l2set_mask = m->l2->sets - 1;
         m->l2assoc = m->l2->g.assoc;
         m->l2shift = m->l2->line_shift;

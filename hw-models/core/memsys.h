@@ -26,7 +26,10 @@ struct memsys_params {
 
 struct memsys;
 
-struct memsys *memsys_new(const struct memsys_params *p, const char **err);
+/* fast = false: a memory system that takes no shortcut (the model's
+ * fast=false); then only memsys_data, memsys_ifetch and the functions
+ * that give facts may be called. */
+struct memsys *memsys_new(const struct memsys_params *p, bool fast, const char **err);
 void memsys_flush(struct memsys *m);
 /* Time is in millicycles.  Each returns the time at which the processor may
  * go on (>= now); the difference is the stall. */
@@ -34,10 +37,13 @@ uint64_t memsys_data(struct memsys *m, struct counters *c, uint64_t now,
                      uint64_t paddr, unsigned size, bool store);
 /* The common data accesses only (memsys.c says which), for the per-access
  * path: the same answer as memsys_data, or MEMSYS_SLOW having changed
- * nothing, and then memsys_data must be called. */
+ * nothing, and then memsys_data must be called.  The _traced one also
+ * writes the access to the trace with the path it took (model.h). */
 #define MEMSYS_SLOW UINT64_MAX
 uint64_t memsys_data_quick(struct memsys *m, struct counters *c, uint64_t now,
                            uint64_t paddr, unsigned size, bool store);
+uint64_t memsys_data_quick_traced(struct memsys *m, struct counters *c, uint64_t now,
+                                  uint64_t paddr, unsigned size, bool store);
 /* Only a hit that costs no time (memsys.c): true having done it, false
  * having changed nothing. */
 bool memsys_data_hit(struct memsys *m, uint64_t paddr, unsigned size, bool store);
@@ -75,9 +81,12 @@ struct iblock {
 
 /* Fill in r0, r1 and settles for b's n lines, and clear seen. */
 void memsys_iblock_init(const struct memsys *m, struct iblock *b);
-/* All the I-cache lines of one block, in order; updates b->seen. */
+/* All the I-cache lines of one block, in order; updates b->seen.  The
+ * _traced one also writes each line to the trace with the path it took. */
 uint64_t memsys_ifetch_block(struct memsys *m, struct counters *c, uint64_t now,
                              struct iblock *b);
+uint64_t memsys_ifetch_block_traced(struct memsys *m, struct counters *c, uint64_t now,
+                                    struct iblock *b);
 /* Whether b's lines are known to be the most recently used of their sets
  * still, so that memsys_ifetch_block would change nothing: no set of their
  * regions has had a new most recently used line since they were. */

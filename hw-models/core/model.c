@@ -36,7 +36,8 @@ const char *hw_start(const char *isa_name)
         return "cpu.cpi must be > 0";
     if (hw.p.disk_pc && !hw.p.disk_block)
         return "disk_pc needs disk_block (the file system's block size)";
-    hw.mem = memsys_new(&hw.p.mem, &err);
+    hw.general = !hw.p.fast;
+    hw.mem = memsys_new(&hw.p.mem, hw.p.fast, &err);
     if (!hw.mem)
         return err;
     hw.icache = memsys_icache(hw.mem);
@@ -102,7 +103,7 @@ __attribute__((flatten))
 uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
 {
     if (hw.tracing)
-        hw_trace(store ? 'W' : 'R', paddr, size);
+        hw_trace(store ? 'W' : 'R', paddr, size, NULL);
     uint64_t now = hw_now() - ahead;
     uint64_t stall = memsys_data(hw.mem, hw.c, now, paddr, size, store) - now;
     hw.c->stall_mcyc += stall;
@@ -112,19 +113,18 @@ uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
 /* The common cases of hw_count_access() and hw_data() (model.h).  The
  * same sums in the same order: the time an access starts at includes its
  * own load or store extra, as hw_data's does once hw_count_access has
- * added it.  It traces as hw_data does, once it knows it has done the
- * access, so that the reference simulator's tests (which trace) check
- * this path too. */
-bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
+ * added it.  Two copies: memsys_data_quick_traced writes the access to
+ * the trace with the path it took (model.h, "The fast paths"). */
+static inline __attribute__((always_inline))
+bool access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead, const bool traced)
 {
     struct counters *c = hw.c;
     uint64_t extra = hw.extra_mcyc[store ? CL_STORE : CL_LOAD];
     uint64_t now = c->static_mcyc + extra + c->stall_mcyc - ahead;
-    uint64_t done = memsys_data_quick(hw.mem, c, now, paddr, size, store);
+    uint64_t done = traced ? memsys_data_quick_traced(hw.mem, c, now, paddr, size, store)
+                           : memsys_data_quick(hw.mem, c, now, paddr, size, store);
     if (done == MEMSYS_SLOW)
         return false;
-    if (__builtin_expect(hw.tracing, 0))
-        hw_trace(store ? 'W' : 'R', paddr, size);
     if (store)
         c->stores++;
     else
@@ -135,20 +135,22 @@ bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
     return true;
 }
 
-/* A hit with no stall (model.h): counted and charged its extra, as
- * hw_count_access() does; hw_data() would add nothing. */
-bool hw_access_hit(uint64_t paddr, unsigned size, bool store)
+bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
 {
-    if (hw.tracing || !memsys_data_hit(hw.mem, paddr, size, store))
-        return false;
-    hw_count_access(store);
-    return true;
+    return access_quick(paddr, size, store, ahead, false);
+}
+
+bool hw_access_quick_traced(uint64_t paddr, unsigned size, bool store, uint64_t ahead)
+{
+    return access_quick(paddr, size, store, ahead, true);
 }
 
 /* With memory alone (model.h): the same sums as hw_count_access() and
  * hw_data(), in the same order. */
-void hw_access_direct(unsigned size, bool store, uint64_t ahead)
+void hw_access_direct(uint64_t paddr, unsigned size, bool store, uint64_t ahead, bool traced)
 {
+    if (traced)
+        hw_trace(store ? 'W' : 'R', paddr, size, TP_DIRECT);
     hw_count_access(store);
     uint64_t now = hw_now() - ahead;
     hw.c->stall_mcyc += memsys_data_direct(hw.mem, hw.c, now, size, store) - now;
@@ -161,7 +163,7 @@ __attribute__((noinline))
 uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead)
 {
     if (hw.tracing)
-        hw_trace('R', paddr, 4);
+        hw_trace('R', paddr, 4, NULL);
     uint64_t now = hw_now() - ahead;
     uint64_t stall = memsys_data(hw.mem, hw.c, now, paddr, 4, false) - now;
     hw.c->stall_mcyc += stall;
@@ -171,7 +173,7 @@ uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead)
 uint64_t hw_ifetch(uint64_t line)
 {
     if (hw.tracing)
-        hw_trace('I', line << memsys_iline_shift(hw.mem), 4);
+        hw_trace('I', line << memsys_iline_shift(hw.mem), 4, NULL);
     uint64_t now = hw_now();
     uint64_t stall = memsys_ifetch(hw.mem, hw.c, now, line) - now;
     hw.c->stall_mcyc += stall;
@@ -188,17 +190,31 @@ void hw_iblock_init(struct iblock *b)
 __attribute__((noinline))
 uint64_t hw_ifetch_block(struct iblock *b)
 {
-    if (hw.tracing) {                   /* line by line, each one traced */
-        uint64_t stall = 0;
-        for (uint32_t i = 0; i < b->n; i++)
-            stall += hw_ifetch(b->line[i]);
-        b->seen = 0;
-        return stall;
+    uint64_t now = hw_now(), done;
+    if (__builtin_expect(hw.tracing | hw.general, 0)) {
+        if (hw.general) {               /* fast=false: line by line, as hw_ifetch */
+            uint64_t stall = 0;
+            for (uint32_t i = 0; i < b->n; i++)
+                stall += hw_ifetch(b->line[i]);
+            b->seen = 0;
+            return stall;
+        }
+        done = memsys_ifetch_block_traced(hw.mem, hw.c, now, b);
+    } else {
+        done = memsys_ifetch_block(hw.mem, hw.c, now, b);
     }
-    uint64_t now = hw_now();
-    uint64_t stall = memsys_ifetch_block(hw.mem, hw.c, now, b) - now;
+    uint64_t stall = done - now;
     hw.c->stall_mcyc += stall;
     return stall;
+}
+
+/* A block the front end skipped (hw_ifetch_block_known) while tracing:
+ * its lines, each claimed the most recently used of its set. */
+void hw_trace_known(const struct iblock *b)
+{
+    unsigned shift = memsys_iline_shift(hw.mem);
+    for (uint32_t i = 0; i < b->n; i++)
+        hw_trace('I', b->line[i] << shift, 4, TP_KNOWN);
 }
 
 bool hw_has_icache(void)

@@ -92,6 +92,7 @@ struct hw_params {
     uint64_t disk_pc, disk_block;       /* the kernel's disk_request(), its block size */
     uint64_t wovf_pc, wunf_pc;          /* SPARC: the window trap handlers (QEMU) */
     const char *out, *trace, *attrib;   /* files to write, or NULL */
+    bool fast;                          /* the fast paths; false: the general path only */
     int64_t trace_region, attrib_region;
     /* For QEMU only, which cannot see traps or physical addresses of
      * instructions by itself (SIMH accepts these and ignores them): */
@@ -127,6 +128,7 @@ struct hw {
     uint64_t clock_khz;                 /* the processor's clock rate */
     FILE *out, *trace;
     bool tracing;                       /* the traced region is open */
+    bool general;                       /* fast=false: every access by the general path */
     bool attributing;                   /* attrib= given */
     bool windows;                       /* wovf_pc= or wunf_pc= given: count window traps */
     bool mem_direct;                    /* no D-cache, L2 or write buffer (memsys_direct) */
@@ -144,6 +146,40 @@ struct hw {
 };
 
 extern struct hw hw;
+
+/* ------------------------------------------------------------ the trace (records.c) */
+
+/* While the traced region is open (trace=, trace_region=), every access
+ * the model is given, as it is given: "I paddr 4" per I-cache line
+ * fetched, "R paddr size", "W paddr size", and with a TLB "T kind va
+ * shift" per lookup (tlb.c), each followed by the name of the fast path
+ * that took it, if one did (path; NULL: the general path).  The name is a
+ * claim about the access, which tests/hwmodel_ref.py checks:
+ *   TP_HIT     hw_access_hit (memsys_data_hit): the line was the most
+ *              recently used of its set in L1 D (a store: write-back);
+ *   TP_MRU     memsys_data_quick, memsys_ifetch_block: the line was the
+ *              most recently used of its set;
+ *   TP_NOFILL  memsys_data_quick: a store that misses a no-allocate
+ *              L1 D, its line in no way of its set;
+ *   TP_QUICK   memsys_data_quick's other cases (no claim); tlb_data_quick:
+ *              the page was the most recently used of its set;
+ *   TP_DIRECT  hw_access_direct: memory alone (no claim);
+ *   TP_KNOWN   a block skipped on its record (hw_ifetch_block_known):
+ *              each of its lines the most recently used of its set;
+ *   TP_DMFILL  memsys_ifetch_block in a direct-mapped I-cache: a miss
+ *              whose victim is clean;
+ *   TP_LAST    tlb_data, tlb_fetch: the page last looked up in that
+ *              table (so the most recently used of its set). */
+#define TP_HIT    "hit"
+#define TP_MRU    "mru"
+#define TP_NOFILL "nofill"
+#define TP_QUICK  "quick"
+#define TP_DIRECT "direct"
+#define TP_KNOWN  "known"
+#define TP_DMFILL "dmfill"
+#define TP_LAST   "last"
+void hw_trace(char kind, uint64_t paddr, unsigned size, const char *path);
+void hw_trace_tlb(char kind, uint64_t vaddr, unsigned page_shift, const char *path);
 
 /* ------------------------------------------------------------ options.c */
 
@@ -192,31 +228,58 @@ static inline void hw_count_access(bool store)
  * whole segment's cost at its start), taken off the current time.  Each
  * returns the stall it added, in millicycles (for attribution). */
 uint64_t hw_data(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
+/*
+ * The fast paths.  Each does exactly what the general path (hw_data,
+ * hw_ifetch, tlb_data, tlb_fetch) would have done, faster, or changes
+ * nothing and says so; with fast=false (params.def) a front end never
+ * takes them, and a test compares the two (tests/integration/
+ * test_fast_paths.py).  While the traced region is open they run as ever
+ * and write each access to the trace with the name of the path that took
+ * it (records.c), which is a claim the reference simulator checks
+ * (tests/hwmodel_ref.py).  A function with a `traced` argument is meant
+ * to be called with a constant: the front end checks hw.tracing once and
+ * runs the traced or the untraced copy of the same code.
+ */
 /* hw_count_access() and hw_data() in one, for the common accesses only
  * (memsys_data_quick in memsys.c lists them): true if it did all the two
  * would have done; false having changed nothing, and then the caller makes
- * the two calls.  No TLB here: the caller has looked the page up. */
+ * the two calls.  No TLB here: the caller has looked the page up.  The
+ * _traced one writes the access to the trace with the path it took. */
 bool hw_access_quick(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
+bool hw_access_quick_traced(uint64_t paddr, unsigned size, bool store, uint64_t ahead);
 /* The same for a hit that costs nothing but the access's extra
  * (memsys_data_hit): the shortest path of all. */
-bool hw_access_hit(uint64_t paddr, unsigned size, bool store);
-/* hw_count_access() and hw_data() where hw.mem_direct and not tracing
- * (the address then matters to nothing). */
-void hw_access_direct(unsigned size, bool store, uint64_t ahead);
+static inline __attribute__((always_inline))
+bool hw_access_hit(uint64_t paddr, unsigned size, bool store, bool traced)
+{
+    if (!memsys_data_hit(hw.mem, paddr, size, store))
+        return false;
+    if (traced)
+        hw_trace(store ? 'W' : 'R', paddr, size, TP_HIT);
+    hw_count_access(store);
+    return true;
+}
+/* hw_count_access() and hw_data() where hw.mem_direct (memory alone: the
+ * address matters to nothing but the trace). */
+void hw_access_direct(uint64_t paddr, unsigned size, bool store, uint64_t ahead,
+                      bool traced);
 /* A 4-byte read of a page-table entry by a TLB walk (tlb.c): as hw_data. */
 uint64_t hw_walk_read(uint64_t paddr, uint64_t ahead);
 /* Instruction fetch, by I-cache line number (paddr >> hw_iline_shift()):
- * one line, or the lines of one translated block (memsys_ifetch_block). */
+ * one line, or the lines of one translated block (memsys_ifetch_block;
+ * with fast=false, line by line). */
 uint64_t hw_ifetch(uint64_t line);
 void hw_iblock_init(struct iblock *b);  /* its n lines set: memsys_iblock_init */
 uint64_t hw_ifetch_block(struct iblock *b);
 /* Whether hw_ifetch_block(b) would find b's lines present again and change
- * nothing (memsys_ifetch_block_known), so that it may be skipped.  Not
- * while tracing, which writes every line down. */
+ * nothing (memsys_ifetch_block_known), so that it may be skipped (never
+ * with fast=false: memsys_iblock_init).  A front end that skips a block
+ * so while tracing calls hw_trace_known(b). */
 static inline bool hw_ifetch_block_known(const struct iblock *b)
 {
-    return !hw.tracing && memsys_ifetch_block_known(hw.icache, b);
+    return memsys_ifetch_block_known(hw.icache, b);
 }
+void hw_trace_known(const struct iblock *b);
 bool hw_has_icache(void);
 unsigned hw_iline_shift(void);
 
@@ -248,25 +311,36 @@ uint64_t tlb_data(uint64_t va, uint64_t ahead);
  * if so, having done what tlb_data would (note it as the last page),
  * false having changed nothing, for tlb_data to decide.  Inline, for the
  * per-access path: a call per access cost x86 a sixth of its time.  Not
- * while tracing (tlb_data traces every lookup), nor with a unified TLB (a
- * data lookup there must forget the last fetch's page).  The tables'
- * entries are cache.h's: (page number + 1) << 1, never dirty. */
-static inline bool tlb_data_quick(uint64_t va)
+ * with a unified TLB (a data lookup there must forget the last fetch's
+ * page) nor with fast=false (t->quick).  The tables' entries are
+ * cache.h's: (page number + 1) << 1, never dirty.  traced: as for the
+ * fast paths above. */
+static inline __attribute__((always_inline)) bool tlb_data_quick(uint64_t va, bool traced)
 {
     struct tlb *t = hw.tlb;
     if (!t->root)
         return true;                    /* paging off: tlb_data does nothing */
-    if (hw.tracing || t->i == t->d)
+    if (!t->quick)
         return false;
     uint64_t small = va >> t->page_shift, big = va >> t->large_shift;
-    if (small + 1 == t->last_d || (t->large && big + 1 == t->last_large))
+    if (small + 1 == t->last_d) {
+        if (traced)
+            hw_trace_tlb('D', va, t->page_shift, TP_QUICK);
         return true;
+    }
+    if (t->large && big + 1 == t->last_large) {
+        if (traced)
+            hw_trace_tlb('D', va, t->large_shift, TP_QUICK);
+        return true;
+    }
     /* tlb_data's probes, in its order: the ordinary table, then (if the
      * page is in no way of that set) the large-page table. */
     const struct cache *d = t->d;
     const uint64_t *set = d->way + (small & (d->sets - 1)) * d->g.assoc;
     if (set[0] == (small + 1) << 1) {
         t->last_d = small + 1;
+        if (traced)
+            hw_trace_tlb('D', va, t->page_shift, TP_QUICK);
         return true;
     }
     for (uint32_t i = 1; i < d->g.assoc; i++)
@@ -275,6 +349,8 @@ static inline bool tlb_data_quick(uint64_t va)
     const struct cache *L = t->large;
     if (L && L->way[(big & (L->sets - 1)) * L->g.assoc] == (big + 1) << 1) {
         t->last_large = big + 1;
+        if (traced)
+            hw_trace_tlb('D', va, t->large_shift, TP_QUICK);
         return true;
     }
     return false;
@@ -330,11 +406,9 @@ void hw_record_net(void);                               /* HWNET, on a wire */
 void hw_record_counters(const char *word, const char *head, const struct counters *now,
                         const struct counters *then, uint64_t mcyc_now,
                         uint64_t mcyc_then, uint64_t ns, const char *tail);
-/* The address trace (trace=): "B id", then "I paddr 4", "R paddr size",
- * "W paddr size" per access while the traced region is open. */
+/* The address trace (trace=): "B id" where the traced region begins
+ * (hw_trace, hw_trace_tlb and the TP_ names: above). */
 void hw_trace_begin(uint32_t region);
-void hw_trace(char kind, uint64_t paddr, unsigned size);
-void hw_trace_tlb(char kind, uint64_t vaddr, unsigned page_shift);     /* "T kind va shift" */
 
 /* ------------------------------------------------------------ attrib.c */
 

@@ -12,7 +12,8 @@
  * and to trace=FILE the accesses of one region, for the reference
  * simulator (tests/hwmodel_ref.py): "B id" where it begins, then
  * "I paddr 4" per I-cache line fetched, "R paddr size", "W paddr size",
- * and with a TLB its lookups and flushes (tlb.c).
+ * and with a TLB its lookups and flushes (tlb.c), each followed by the
+ * fast path that took it, if one did (model.h, "the trace").
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -117,12 +118,14 @@ void hw_trace_begin(uint32_t region)
     fprintf(hw.trace, "B %u\n", region);
 }
 
-void hw_trace(char kind, uint64_t paddr, unsigned size)
+void hw_trace(char kind, uint64_t paddr, unsigned size, const char *path)
 {
-    fprintf(hw.trace, "%c %" PRIx64 " %u\n", kind, paddr, size);
+    fprintf(hw.trace, "%c %" PRIx64 " %u%s%s\n", kind, paddr, size, path ? " " : "",
+            path ? path : "");
 }
 
-void hw_trace_tlb(char kind, uint64_t vaddr, unsigned page_shift)
+void hw_trace_tlb(char kind, uint64_t vaddr, unsigned page_shift, const char *path)
 {
-    fprintf(hw.trace, "T %c %" PRIx64 " %u\n", kind, vaddr, page_shift);
+    fprintf(hw.trace, "T %c %" PRIx64 " %u%s%s\n", kind, vaddr, page_shift, path ? " " : "",
+            path ? path : "");
 }

@@ -34,8 +34,9 @@
  * code it is.
  *
  * The address trace (trace=) gets "T I va shift" and "T D va shift" per
- * lookup (shift: log2 of the page it found or filled) and "T F 0 0" per
- * flush, for tests/hwmodel_ref.py.
+ * lookup (shift: log2 of the page it found or filled; then " last" if the
+ * page was the last one looked up there, " quick" from tlb_data_quick)
+ * and "T F 0 0" per flush, for tests/hwmodel_ref.py.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -84,6 +85,7 @@ const char *tlb_start(void)
     if (err)
         return err;
     t->last_i = &t->own_last_i;
+    t->quick = t->i != t->d && hw.p.fast;
     t->walk_mcyc = (uint64_t)llround(p->walk_cycles * MCYC);
     t->level_mcyc = memsys_word_read_mcyc(hw.mem);
     hw.tlb = t;
@@ -100,7 +102,7 @@ void tlb_flush(void)
     if (t->large)
         cache_flush(t->large);
     if (hw.tracing)
-        hw_trace_tlb('F', 0, 0);
+        hw_trace_tlb('F', 0, 0, NULL);
 }
 
 void tlb_last_fetch_at(uint64_t *slot)
@@ -113,6 +115,13 @@ void tlb_set_root(uint64_t root)
 {
     hw.tlb->root = root;
     tlb_flush();
+}
+
+/* A missing page into its table, in place of its set's least recently
+ * used (cache_access's rule for every table). */
+static void fill(struct cache *table, uint64_t page)
+{
+    cache_access(table, page, false);
 }
 
 /* A miss: walk the page tables for va.  The stall it added (in *stall);
@@ -148,13 +157,16 @@ uint64_t tlb_data(uint64_t va, uint64_t ahead)
     uint64_t small = va >> t->page_shift, big = t->large ? va >> t->large_shift : 0;
     unsigned shift = t->page_shift;
     uint64_t stall = 0;
+    const char *path = NULL;
     /* A page is in one table only, so the order of the probes does not
      * matter; each is a "store" into a no-allocate table: it finds, and
-     * makes most recently used, without filling. */
+     * makes most recently used, without filling.  (fast=false: last_d and
+     * last_large stay 0.) */
     if (small + 1 == t->last_d) {
-        /* the last data page: found, as it was */
+        path = TP_LAST;                 /* the last data page: found, as it was */
     } else if (t->large && big + 1 == t->last_large) {
         shift = t->large_shift;
+        path = TP_LAST;
     } else if (cache_access(t->d, small, true).hit) {
         t->last_d = small + 1;
     } else if (t->large && cache_access(t->large, big, true).hit) {
@@ -166,18 +178,20 @@ uint64_t tlb_data(uint64_t va, uint64_t ahead)
         hw.c->dtlb_miss++;
         if (t->large && shift >= t->large_shift) {
             shift = t->large_shift;
-            cache_access(t->large, big, false);
+            fill(t->large, big);
             t->last_large = big + 1;
         } else {
             shift = t->page_shift;      /* a large page without a large TLB: in pieces */
-            cache_access(t->d, small, false);
+            fill(t->d, small);
             t->last_d = small + 1;
         }
     }
     if (t->i == t->d)                   /* unified: a fetch's set order may be changed */
         *t->last_i = 0;
+    if (hw.general)
+        t->last_d = t->last_large = 0;
     if (hw.tracing)
-        hw_trace_tlb('D', va, shift);
+        hw_trace_tlb('D', va, shift, path);
     return stall;
 }
 
@@ -187,19 +201,20 @@ uint64_t tlb_fetch(uint64_t va)
     if (!t->root)
         return 0;
     uint64_t stall = 0;
+    const char *path = NULL;
     if (*t->last_i == (va >> t->page_shift) + 1) {
-        /* the same page as the last fetch: found, as it was */
+        path = TP_LAST;                 /* the same page as the last fetch: found, as it was */
     } else if (!cache_access(t->i, va >> t->page_shift, true).hit) {
         unsigned shift;
         if (!refill(t, va, 0, &shift, &stall))
             return 0;
         hw.c->itlb_miss++;
-        cache_access(t->i, va >> t->page_shift, false);
+        fill(t->i, va >> t->page_shift);
     }
-    *t->last_i = (va >> t->page_shift) + 1;
+    *t->last_i = hw.general ? 0 : (va >> t->page_shift) + 1;   /* fast=false: never used */
     if (t->i == t->d)
         t->last_d = 0;
     if (hw.tracing)
-        hw_trace_tlb('I', va, t->page_shift);
+        hw_trace_tlb('I', va, t->page_shift, path);
     return stall;
 }

@@ -41,6 +41,9 @@ struct tlb {
      * forgets the other's.)  last_i may live where
      * the front end can test it without calling in (tlb_last_fetch_at). */
     uint64_t last_d, last_large, *last_i, own_last_i;
+    /* Whether tlb_data_quick may answer: not for a unified TLB, nor with
+     * fast=false, when the last pages are not used either. */
+    bool quick;
 };
 
 #endif

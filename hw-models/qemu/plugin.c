@@ -415,7 +415,8 @@ static __attribute__((noinline)) void mem_cb_full(qemu_plugin_meminfo_t info, ui
  * address mem_cb has found, but which is not a plain hit (a store into the
  * write buffer, a miss, no D-cache): the memory system's usual cases
  * (hw_access_quick), or else everything again (mem_cb_full).  Out of
- * line, so that mem_cb's own path needs no registers saved. */
+ * line, so that mem_cb's own path needs no registers saved.  The _traced
+ * one runs while the traced region is open (mem_cb_traced). */
 static __attribute__((noinline)) void mem_cb_ram(qemu_plugin_meminfo_t info, uint64_t vaddr,
                                                  uintptr_t u, uint64_t pa, unsigned size,
                                                  bool store)
@@ -424,46 +425,84 @@ static __attribute__((noinline)) void mem_cb_ram(qemu_plugin_meminfo_t info, uin
         mem_cb_full(info, vaddr, u);
 }
 
+static __attribute__((noinline)) void mem_cb_ram_traced(qemu_plugin_meminfo_t info,
+                                                        uint64_t vaddr, uintptr_t u,
+                                                        uint64_t pa, unsigned size, bool store)
+{
+    if (!hw_access_quick_traced(pa, size, store, u >> UD_REST_SHIFT))
+        mem_cb_full(info, vaddr, u);
+}
+
 /* The same with memory alone (hw.mem_direct: the Sun-3), where every
  * access is a memory transfer: a function that needs nothing more. */
 static __attribute__((noinline)) void mem_cb_direct(unsigned size, bool store, uint64_t ahead)
 {
-    hw_access_direct(size, store, ahead);
+    hw_access_direct(0, size, store, ahead, false);     /* (the address: for the trace only) */
 }
 
-/* Every load and store comes here first.  The short path: an access
- * whose TLB lookup is a hit that changes nothing, whose page is in the
- * table, and which hits L1 D at no cost (hw_access_hit): most loads, and
- * a write-back cache's stores.  The rest go on to mem_cb_direct,
+/* The short path of every load and store (mem_cb), as a body that
+ * mem_cb and mem_cb_traced each compile with `traced` constant: an
+ * access whose TLB lookup is a hit that changes nothing, whose page is in
+ * the table, and which hits L1 D at no cost (hw_access_hit): most loads,
+ * and a write-back cache's stores.  The rest go on to mem_cb_direct,
  * mem_cb_ram or mem_cb_full, as tail calls.  Each step either does all
  * that mem_cb_full would have done for it or changes nothing
  * (tlb_data_quick may note the page it found as the last one, which is
  * what tlb_data does first anyway).  Kept apart so that this path is
- * short code that needs no stack frame: sharing one body with the rare
- * cases, it spent much of its time saving and restoring registers only
- * they use.  The size and direction come from `ud`, or, where the
- * decoder does not tell them (x86, m68k), from the meminfo word as
- * mem_cb_full reads it: only when the table is on (pages_on), which
- * data_paddr_quick requires. */
-static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+ * short code: sharing one body with the rare cases, it spent much of its
+ * time saving and restoring registers only they use.  The size and
+ * direction come from `ud`, or, where the decoder does not tell them
+ * (x86, m68k), from the meminfo word as mem_cb_full reads it: only when
+ * the table is on (pages_on), which data_paddr_quick requires.  With
+ * fast=false the table is off, so every access goes to mem_cb_full. */
+static inline __attribute__((always_inline))
+void mem_access(qemu_plugin_meminfo_t info, uint64_t vaddr, uintptr_t u, const bool traced)
 {
-    uintptr_t u = (uintptr_t)ud;
     uint64_t pa;
 #ifndef CHECK_DECODE                    /* (else every access is checked) */
     bool store = u & UD_KNOWN ? u & UD_STORE : info_is_store(info);
     unsigned size = 1u << (u & UD_KNOWN ? u & 3 : info_size_shift(info));
-    if ((!hw.tlb || tlb_data_quick(vaddr)) && data_paddr_quick(info, vaddr, &pa)) {
-        if (hw_access_hit(pa, size, store))
+    if ((!hw.tlb || tlb_data_quick(vaddr, traced)) && data_paddr_quick(info, vaddr, &pa)) {
+        if (hw_access_hit(pa, size, store, traced))
             return;
-        if (hw.mem_direct && !hw.tracing) {
-            mem_cb_direct(size, store, u >> UD_REST_SHIFT);
+        if (hw.mem_direct) {
+            if (traced)
+                hw_access_direct(pa, size, store, u >> UD_REST_SHIFT, true);
+            else
+                mem_cb_direct(size, store, u >> UD_REST_SHIFT);
             return;
         }
-        mem_cb_ram(info, vaddr, u, pa, size, store);
+        if (traced)
+            mem_cb_ram_traced(info, vaddr, u, pa, size, store);
+        else
+            mem_cb_ram(info, vaddr, u, pa, size, store);
         return;
     }
 #endif
     mem_cb_full(info, vaddr, u);
+}
+
+/* mem_cb while the traced region is open: the same path, each access
+ * written to the trace with the name of the fast path that took it
+ * (hw-models/core/model.h, "the trace"), so that the reference simulator
+ * checks what the fast paths did. */
+static __attribute__((noinline)) void mem_cb_traced(qemu_plugin_meminfo_t info, uint64_t vaddr,
+                                                    uintptr_t u)
+{
+    mem_access(info, vaddr, u, true);
+}
+
+/* Every load and store comes here first.  flatten: the memory system's
+ * part of the short path (memsys_data_hit) inlined here, as GCC did by
+ * itself while this was its only caller; mem_cb_traced is the second. */
+__attribute__((flatten))
+static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    if (__builtin_expect(hw.tracing, 0)) {
+        mem_cb_traced(info, vaddr, (uintptr_t)ud);
+        return;
+    }
+    mem_access(info, vaddr, (uintptr_t)ud, false);
 }
 
 /* The same, attributing the access's extra and stall to the instruction
@@ -544,6 +583,8 @@ static void tb_icache_cb(unsigned int vcpu, void *ud)
             if (!cache_is_mru(hw.icache, b->line[i]))
                 hw_warn("icache_shortcut_wrong line=0x%" PRIx64, b->line[i]);
 #endif
+        if (__builtin_expect(hw.tracing, 0))
+            hw_trace_known(b);
         return;
     }
     uint64_t stall = hw_ifetch_block(b);
@@ -997,7 +1038,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     e_map_gen = qemu_plugin_scoreboard_u64(map_score);
     for (size_t i = 0; i < G_N_ELEMENTS(pages); i++)
         pages[i].tag = UINT64_MAX;
-    pages_on = isa->remaps != NULL;
+    pages_on = isa->remaps != NULL && hw.p.fast;   /* fast=false: QEMU asked every time */
     regbuf = g_byte_array_new();
     ilines_table = g_hash_table_new(iblock_hash, iblock_equal);
 

@@ -70,13 +70,27 @@ static void itlb_attrib_cb(unsigned int vcpu, void *ud)
 
 /* The lookup is called only when the block's page is not the page of the
  * last fetch lookup (e_last_ipage, kept by tlb.c: tlb_last_fetch_at): a
- * comparison QEMU makes inline, as most blocks run on the page before. */
+ * comparison QEMU makes inline, as most blocks run on the page before.
+ * Every time with fast=false; and with trace=, where tlb_fetch makes the
+ * same comparison with the same word and writes its answer to the trace,
+ * which QEMU's inline one cannot (tlb.c, TP_LAST). */
 static struct qemu_plugin_scoreboard *last_ipage;
 static qemu_plugin_u64 e_last_ipage;
 
 static void itlb_hook(struct qemu_plugin_tb *tb, uint64_t va, struct attrib_insn *a)
 {
     uint64_t page = (va >> __builtin_ctz(hw.p.tlb.page_size)) + 1;
+    if (hw.general || hw.p.trace) {
+        if (a) {
+            struct itlb_attrib *t = g_new(struct itlb_attrib, 1);
+            *t = (struct itlb_attrib){ va, a };
+            qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_attrib_cb, QEMU_PLUGIN_CB_NO_REGS, t);
+        } else {
+            qemu_plugin_register_vcpu_tb_exec_cb(tb, itlb_cb, QEMU_PLUGIN_CB_NO_REGS,
+                                                 (void *)(uintptr_t)va);
+        }
+        return;
+    }
     if (!a) {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, itlb_cb, QEMU_PLUGIN_CB_NO_REGS,
                                                   QEMU_PLUGIN_COND_NE, e_last_ipage, page,

@@ -118,6 +118,10 @@ def test_an_argument_params_def_does_not_know_is_refused():
         modelargs.arg("memory.bandwidth_mbs", -1)
     assert modelargs.arg("trap_pc", 0x80000100) == "trap_pc=0x80000100"
     assert modelargs.arg("dcache.unified", True) == "dcache.unified=true"
+    # a run argument that is true or false (fast=: the model's fast paths)
+    assert modelargs.arg("fast", False) == "fast=false"
+    with pytest.raises(SetupError, match=r"model argument fast='no': not true or false"):
+        modelargs.arg("fast", "no")
 
 
 def test_software_refilled_tlb_takes_only_its_fields(tmp_path):
