@@ -3,7 +3,9 @@ hw-models/qemu and by our SIMH for the VAX) on the real kernel.
 
   - the model's caches agree exactly with the Python reference simulator
     (tests/hwmodel_ref.py) on address traces of real regions, for several
-    geometries and both write policies;
+    geometries and both write policies, with the fast paths on: every
+    claim they make in the trace holds, and each that the geometry has
+    shows there (tracing does not turn one off);
   - the time the guest prints is the time in the model's region records;
   - lower memory bandwidth never makes bcopy faster; with no cache, doubling
     the bandwidth about doubles the copy rate; a bigger cache never misses more
@@ -37,9 +39,12 @@ def profile_of(arch):
     return machines.get(arch).model_profile
 
 
-def start(name, arch, profile, overrides=None, extra=(), log=None):
-    """A guest booted with the model; (Guest, its model log)."""
+def start(name, arch, profile, overrides=None, extra=(), log=None, test_image=False):
+    """A guest booted with the model; (Guest, its model log).  test_image:
+    boot the tests' kernel, whose /bin has memwalk too (machines.test_image)."""
     m = machines.get(arch)
+    if test_image:
+        m = machines.test_image(m)
     if not m.kernel_path().exists():
         pytest.skip(f"{m.kernel} missing: run `make ARCH={arch}`")
     hw = profiles.load(profile, overrides)
@@ -49,9 +54,11 @@ def start(name, arch, profile, overrides=None, extra=(), log=None):
     return g, log
 
 
-def run_model(name, commands, profile=None, overrides=None, extra=(), arch="riscv"):
+def run_model(name, commands, profile=None, overrides=None, extra=(), arch="riscv",
+              test_image=False):
     """Boot with the model, run `commands`; (results, region records)."""
-    g, log = start(name, arch, profile or profile_of(arch), overrides, extra)
+    g, log = start(name, arch, profile or profile_of(arch), overrides, extra,
+                   test_image=test_image)
     results = []
     with g:
         for c in commands:
@@ -84,13 +91,41 @@ def geometry(ic, dc, unified=False):
     return o
 
 
+# Every D-cache here has two ways or more, so that every geometry can tell
+# LRU from FIFO (tests/mutants.toml); direct mapping is the I-cache's in
+# the first (memsys_ifetch_block's own path), and the D-cache's in
+# test_fast_paths.py's profiles.
 GEOMETRIES = {
-    "dm-wt-alloc": geometry((1024, 4, 1), (1024, 4, 1, False, True)),
+    "dmi-wt-alloc": geometry((1024, 4, 1), (1024, 4, 2, False, True)),
     "2way-wb": geometry((2048, 16, 2), (2048, 16, 2, True, True)),
     "4way-wt-noalloc": geometry((512, 8, 4), (4096, 32, 4, False, False)),
     "wb-noalloc": geometry((1024, 32, 2), (1024, 32, 2, True, False)),
     "unified-wb": geometry(None or (0, 4, 1), (2048, 16, 4, True, True), unified=True),
 }
+
+
+def memwalk(o, tlb_sets=4, tlb_ways=2):
+    """memwalk (guests/testimage/) sized to the D-cache of overrides o, and
+    to a TLB of tlb_sets x tlb_ways."""
+    line, ways = o["dcache.line"], o["dcache.assoc"]
+    return (f"memwalk -l {line} -w {o['dcache.size'] // ways} -a {ways} "
+            f"-t {tlb_sets} -u {tlb_ways} -n 3")
+
+
+def fast_paths(o):
+    """The fast paths' names the trace of a QEMU model with overrides o must
+    show ((kind, path): hw-models/core/model.h, "the trace"): every one the
+    geometry has, so that a path tracing turned off shows."""
+    ic = ((o["dcache.size"], o["dcache.assoc"]) if o["dcache.unified"]
+          else (o["icache.size"], o["icache.assoc"]))
+    want = {("R", "hit"), ("R", "quick"), ("W", "quick"), ("I", "known"), ("I", "mru")}
+    if ic[1] == 1 and not o["l2.size"]:
+        want.add(("I", "dmfill"))               # memsys_ifetch_block, direct-mapped
+    write_back = o["dcache.write_policy"] == "write-back"
+    want.add(("W", "hit") if write_back else ("W", "mru"))
+    if not o["dcache.write_allocate"]:
+        want.add(("W", "nofill"))
+    return want
 
 
 def ref_caches(o):
@@ -107,22 +142,27 @@ def ref_caches(o):
 def test_cache_matches_reference_simulator(name, arch, tmp_path):
     o = GEOMETRIES[name]
     trace = tmp_path / "trace.txt"
-    _, regions = run_model(f"hw-ref-{name}", WORKLOAD, overrides=o, arch=arch,
-                           extra=[f"trace={trace}", "trace_region=2"])
+    _, regions = run_model(f"hw-ref-{name}", WORKLOAD + (memwalk(o),), overrides=o, arch=arch,
+                           extra=[f"trace={trace}", "trace_region=2"], test_image=True)
     plugin = [r for r in regions if r.id == 2]
-    assert len(plugin) == 2                         # getpid's and bcopy's timed loops
+    assert len(plugin) == 3                         # getpid's, bcopy's and memwalk's
     ic, dc = ref_caches(o)
     ref = hwmodel_ref.replay(trace.read_text().splitlines(), ic, dc)
-    assert len(ref) == 2
+    assert len(ref) == 3
     for p, r in zip(plugin, ref):
+        assert r.wrong == [], f"{name}: {len(r.wrong)} fast-path claims wrong, first: {r.wrong[0]}"
         got = (p["imiss"], p["dmiss"], p["dmiss_w"], p["writebacks"])
         assert got == (r.imiss, r.dmiss, r.dmiss_w, r.writebacks), name
         assert p["imiss"] > 0 and p["dmiss"] > 0
     # the geometries do exercise what they are for
-    if o["dcache.write_policy"] == "write-back" and o["dcache.write_allocate"]:
-        assert plugin[1]["writebacks"] > 0
+    if o["dcache.write_policy"] == "write-back":
+        assert plugin[2]["writebacks"] > 0
     if not o["dcache.write_allocate"]:
         assert plugin[1]["dmiss_w"] > 0
+    # tracing leaves the fast paths on: each the geometry has took accesses
+    if machines.get(arch).model == "qemu-plugin":
+        took = set().union(*(r.paths for r in ref))
+        assert fast_paths(o) <= took, (name, sorted(fast_paths(o) - took))
 
 
 @pytest.mark.parametrize("arch", MODEL_ARCHES)

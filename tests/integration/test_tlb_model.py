@@ -4,6 +4,7 @@
     simulator (tests/hwmodel_ref.py, replay_tlb) on address traces of real
     regions, and the caches still agree with theirs with the walk's
     page-table reads in the trace, on each ISA whose walk the model knows;
+    the fast paths' claims in the trace hold, and each shows there;
   - the counters reach the records and the harness's results, Chen et
     al.'s names included, and a profile without [tlb] has none of them;
   - on pc-p5, `measure memlat` misses the DTLB once per page beyond the
@@ -18,16 +19,17 @@ from harness.guest import machines
 from harness.model import modelargs, modellog, profiles
 
 import hwmodel_ref
+from test_hwmodel_plugin import memwalk
 from test_hwmodel_plugin import run_model as _run_model
 
 pytestmark = pytest.mark.skipif(not modelargs.PLUGIN.exists(),
                                 reason="plugin missing: run `make hwmodel` (make test does)")
 
 
-def run_model(name, arch, profile, commands, overrides=None, extra=()):
+def run_model(name, arch, profile, commands, overrides=None, extra=(), test_image=False):
     """Boot `arch` with the model under `profile`, run `commands`; (results,
     region records): test_hwmodel_plugin's, with the ISA and profile first."""
-    return _run_model(name, commands, profile, overrides, extra, arch)
+    return _run_model(name, commands, profile, overrides, extra, arch, test_image)
 
 
 def tlb(i, d, large=None, unified=False, walk_cycles=3):
@@ -44,8 +46,9 @@ def tlb(i, d, large=None, unified=False, walk_cycles=3):
     return o
 
 
-# Small TLBs, so that a short workload misses often; the caches of the
-# reference simulator (no L2 there).
+# Small TLBs, so that a short workload misses often, each with two ways or
+# more, so that a replacement other than LRU shows (tests/mutants.toml);
+# the caches of the reference simulator (no L2 there).
 CACHES = {"l2.size": 0, "icache.size": 2048, "icache.line": 16, "icache.assoc": 2,
           "dcache.size": 2048, "dcache.line": 16, "dcache.assoc": 2,
           "dcache.write_policy": "write-back", "dcache.write_allocate": True,
@@ -53,7 +56,7 @@ CACHES = {"l2.size": 0, "icache.size": 2048, "icache.line": 16, "icache.assoc": 
 TLBS = {
     "split": tlb((4, 2), (8, 2)),
     "split-large": tlb((4, 2), (8, 4), large=(4, 2, 4 << 20)),
-    "unified": tlb((0, 1), (8, 1), unified=True),
+    "unified": tlb((0, 1), (8, 2), unified=True),
 }
 # The ISAs whose page-table walk the model knows, each with its own profile.
 WALK_ARCHES = {a: m.model_profile for a, m in machines.MACHINES.items() if m.tlb_refill == "walk"}
@@ -77,16 +80,25 @@ def test_tlb_matches_reference_simulator(name, arch, tmp_path):
     if WALK_ARCHES[arch] == "sun3":          # no caches to compare: just the TLB
         o = dict(TLBS[name])
     trace = tmp_path / "trace.txt"
-    _, regions = run_model(f"tlb-ref-{name}", arch, WALK_ARCHES[arch], WORKLOAD, o,
-                           [f"trace={trace}", "trace_region=2"])
+    d_ways = o["tlb.dtlb_assoc"]
+    walk = memwalk(CACHES, o["tlb.dtlb_entries"] // d_ways, d_ways)   # sized to the DTLB
+    _, regions = run_model(f"tlb-ref-{name}", arch, WALK_ARCHES[arch], WORKLOAD + (walk,), o,
+                           [f"trace={trace}", "trace_region=2"], test_image=True)
     plugin = [r for r in regions if r.id == 2]
-    assert len(plugin) == 2                         # getpid's and bcopy's timed loops
+    assert len(plugin) == 3                         # getpid's, bcopy's and memwalk's
     lines = trace.read_text().splitlines()
     ref = hwmodel_ref.replay_tlb(lines, ref_tlbs(o))
-    assert len(ref) == 2
+    assert len(ref) == 3
     for p, r in zip(plugin, ref):
+        assert r.wrong == [], f"{name}: {len(r.wrong)} fast-path claims wrong, first: {r.wrong[0]}"
         assert (p["itlb_miss"], p["dtlb_miss"]) == (r.itlb_miss, r.dtlb_miss), name
         assert r.lookups > 0
+    # tracing leaves the fast paths on: the last page's shortcut, and
+    # tlb_data_quick where the TLB is split (which then answers what
+    # tlb_data's own shortcut would)
+    took = set().union(*(r.paths for r in ref))
+    want = {("I", "last"), ("D", "last") if o.get("tlb.unified") else ("D", "quick")}
+    assert want <= took, (name, sorted(want - took))
     # bcopy's 2 x 24 KB cross more pages than an 8-entry DTLB holds
     assert plugin[1]["dtlb_miss"] > 0 and plugin[1]["itlb_miss"] > 0
     if "large" in name:                             # the kernel's 4 MB pages are used
@@ -96,6 +108,7 @@ def test_tlb_matches_reference_simulator(name, arch, tmp_path):
         d = hwmodel_ref.Cache(2048, 16, 2, True, True)
         i = hwmodel_ref.Cache(2048, 16, 2, False, True)
         for p, r in zip(plugin, hwmodel_ref.replay(lines, i, d)):
+            assert r.wrong == [], f"{name}: {r.wrong[0]}"
             assert (p["imiss"], p["dmiss"], p["dmiss_w"], p["writebacks"]) == \
                 (r.imiss, r.dmiss, r.dmiss_w, r.writebacks), name
 
