@@ -411,6 +411,29 @@ def test_write_cycle_paces_writes_and_nothing_else():
         assert ns_per_copy >= slow[case].per_op("bytes_out") / 4 * 500, case
 
 
+def test_a_full_write_buffer_holds_the_processor():
+    """The DS3100 writes every store through its buffer to memory, one
+    write cycle (write_ns) per word.  At most `entries` writes are ever
+    waiting, so a region that wrote k words took at least (k - entries)
+    write cycles, however few its reads.  getpid (whose trap path saves
+    registers, and whose loads hit) with the slowest write cycle is paced
+    by the buffer: it counts the wait (wbuf_cycles), and takes longer with
+    one entry than with eight."""
+    write_ns = 600                                  # the range's slowest
+    timed = {}
+    for entries in (1, 8):
+        o = {"memory.write_ns": write_ns, "dcache.write_buffer": entries}
+        _, regions = run_model(f"hw-wbuf-{entries}", ["getpid -n 100"], profile="ds3100",
+                               overrides=o, arch="mips")
+        [timed[entries]] = [r for r in regions if r.id == 2]
+        assert timed[entries]["wbuf_cycles"] > 0 and timed[entries]["bytes_out"] // 4 > 5000
+        for r in regions:
+            words = r["bytes_out"] // 4
+            assert r["ns"] >= (words - entries) * write_ns, (entries, r.id, words, r["ns"])
+    assert timed[1]["ns"] > timed[8]["ns"]
+    assert timed[1]["bytes_out"] == timed[8]["bytes_out"]
+
+
 def test_sparc_doubleword_access_costs_its_extra():
     """cpu.dword_extra is charged once per ldd or std executed, and only
     there: the same instructions, and at least the window handlers' eight
