@@ -264,7 +264,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
-.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest \
+.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest mutants \
         calibrate figure1 figure4 sweep docs clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
@@ -366,6 +366,13 @@ test: deps  ## build every ISA, then the unit tests and the boot-and-check integ
 	$(Q)$(MAKE) hwmodel
 	$(Q)for a in $(TEST_ARCHES); do $(MAKE) all test-images ARCH=$$a || exit 1; done
 	$(PYTHON) -m pytest -q -n 2 --dist loadgroup tests
+
+# Mutants that must die (tests/mutants.toml): each a small fault put into a
+# scratch copy of the tree, built, and run against the tests that must
+# catch it; docs/testing.md has the last report.  Needs riscv and mips
+# built (make test does) and the plugin.
+mutants: hwmodel  ## each fault of tests/mutants.toml in a scratch copy: the tests must catch it (a few minutes)
+	$(PYTHON) tests/mutants.py
 
 # Hardware models (hw-models/README.md).  `make calibrate` fits the paper's
 # machines' CPI and memory bandwidth to Tables 1 and 5 (the DECstation and
