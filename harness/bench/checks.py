@@ -15,7 +15,8 @@ from ..guest.protocol import Killed, Summary, TestLine, parse_lines
 
 TEST_PROGRAMS: tuple[str, ...] = ("t_efault", "t_fault", "t_forklimit", "t_pipe",
                                   "t_select", "t_proc", "t_fs", "t_cc", "t_jobs", "t_regs",
-                                  "t_deep", "t_copy", "t_protect", "t_cow", "t_net")
+                                  "t_deep", "t_copy", "t_protect", "t_cow", "t_net",
+                                  "t_entry")
 DEFAULT_TIMEOUT = 120.0
 
 

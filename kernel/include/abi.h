@@ -115,6 +115,9 @@ struct dirent {
 #define PAGING_MODE     32      /* query: the paging mode now                 */
 #define PAGING_FAULTS   33      /* query: page faults served since boot       */
 #define PAGING_MYFAULTS 34      /* query: ... of them, for the calling process */
+#define ENTRY_ALIGN     38      /* query: what exec demands an entry point be a
+                                 * multiple of on this ISA (its machine.h's
+                                 * USER_PC_ALIGN; tests/t_entry)              */
 
 /* Fork modes (kernel/port/cow.c), set by FSCTL_PAGEPOLICY for the forks
  * from then on, and the queries it answers. */

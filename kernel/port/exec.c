@@ -6,7 +6,9 @@
  * Only when all of that worked is the old address space thrown away, so a
  * failed exec returns an error to a process that is still intact.
  * The new program starts at the ELF entry point with argc and argv as the
- * two arguments of the ISA's calling convention.
+ * two arguments of the ISA's calling convention; an entry point outside
+ * the program's executable segments, or not aligned as the ISA demands of
+ * an instruction (USER_PC_ALIGN), is refused with ENOEXEC.
  *
  * The program is read from the file system (exec_open in sysfile.c): a
  * name without a '/' is looked up in /bin, so "sh" means "/bin/sh".
@@ -55,6 +57,7 @@ static int load_elf(pagetable_t pt, struct exec_source *src, uaddr *entry, uaddr
         return -ENOEXEC;
 
     *brk = USER_BASE;
+    int runnable = 0;                          /* the entry point is in code */
     for (int i = 0; i < eh.phnum; i++) {
         struct proghdr ph;
         if (src->read(src, &ph, eh.phoff + i * sizeof ph, sizeof ph) < 0)
@@ -67,6 +70,8 @@ static int load_elf(pagetable_t pt, struct exec_source *src, uaddr *entry, uaddr
             return -ENOEXEC;
         if (top > *brk)
             *brk = top;                        /* uvm_destroy frees up to here */
+        if ((ph.flags & PF_X) && eh.entry - ph.vaddr < ph.memsz)
+            runnable = 1;
         int r = uvm_grow(pt, ph.vaddr, top, segment_perm(ph.flags));
         if (r < 0)
             return r;
@@ -74,6 +79,12 @@ static int load_elf(pagetable_t pt, struct exec_source *src, uaddr *entry, uaddr
             return r;
     }
     *brk = PGROUNDUP(*brk);
+    /* The first return to user mode goes to the entry point: it must be an
+     * address the ISA can start an instruction at (machine.h), or on SPARC
+     * the rett itself would stop the processor; and it must be in an
+     * executable segment, which lies in user space (checked above). */
+    if (!runnable || eh.entry % USER_PC_ALIGN != 0)
+        return -ENOEXEC;
     *entry = eh.entry;
     return 0;
 }

@@ -130,6 +130,7 @@ int page_policy(int p)
     case PAGING_MODE:     return paging_mode;
     case PAGING_FAULTS:   return (int)faults_total;
     case PAGING_MYFAULTS: return (int)proc_faults(curproc);
+    case ENTRY_ALIGN:     return USER_PC_ALIGN;
     case FORK_COPY: case FORK_COW: case FORK_MODE: case FORK_COPIES:
     case FORK_COWFAULTS:  return fork_policy(p);   /* cow.c */
     default:              return kalloc_policy(p);

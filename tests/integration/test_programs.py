@@ -55,3 +55,14 @@ def test_isa_programs_pass(arch, test_guest):
         if program == "t_windows":          # killed for its windows, nothing else
             assert {k.why for k in run.killed} == {"bad_stack"}, run.killed
     assert test_guest.run("echo alive", timeout=TIMEOUT).lines == ["alive"]
+
+
+def test_bad_entry_points_refused_and_the_machine_runs(test_guest):
+    """exec refuses an entry point the processor cannot start at with
+    ENOEXEC (on SPARC, it used to stop the machine), and the guest lives on."""
+    run = checks.run_check(test_guest, "t_entry", timeout=TIMEOUT)
+    assert run.ok, "\n".join(run.lines[-20:])
+    names = {t.name for t in run.passes}
+    assert {"t_entry.null", "t_entry.kernel", "t_entry.last_word", "t_entry.past_text",
+            "t_entry.in_data", "t_entry.text_not_executable", "t_entry.unchanged_again"} <= names
+    assert test_guest.run("echo alive", timeout=TIMEOUT).lines == ["alive"]

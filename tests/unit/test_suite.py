@@ -134,7 +134,8 @@ def test_benchmark_timeout_override(fake_guest):
 def test_checks_list():
     assert checks.TEST_PROGRAMS == ("t_efault", "t_fault", "t_forklimit", "t_pipe",
                                     "t_select", "t_proc", "t_fs", "t_cc", "t_jobs", "t_regs",
-                                    "t_deep", "t_copy", "t_protect", "t_cow", "t_net")
+                                    "t_deep", "t_copy", "t_protect", "t_cow", "t_net",
+                                    "t_entry")
 
 
 def test_checks_list_is_what_the_makefile_builds():

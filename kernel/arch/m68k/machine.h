@@ -73,4 +73,10 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
  * mapped when first touched: every stack access here can fault. */
 #define USER_STACK_FAULTS 1
 
+/* What an instruction's address must be a multiple of, so what exec
+ * demands of a program's entry point (kernel/port/exec.c, docs/
+ * protection.md): instructions are whole 16-bit words on even addresses; an rte to
+ * an odd one is an address error. */
+#define USER_PC_ALIGN 2
+
 #endif

@@ -93,4 +93,10 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
  * mapped when first touched: every stack access here can fault. */
 #define USER_STACK_FAULTS 1
 
+/* What an instruction's address must be a multiple of, so what exec
+ * demands of a program's entry point (kernel/port/exec.c, docs/
+ * protection.md): every instruction is a 4-byte word on a 4-byte boundary; an eret to
+ * any other address is an address error on the fetch. */
+#define USER_PC_ALIGN 4
+
 #endif

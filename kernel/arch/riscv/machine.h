@@ -81,4 +81,11 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
  * mapped when first touched: every stack access here can fault. */
 #define USER_STACK_FAULTS 1
 
+/* What an instruction's address must be a multiple of, so what exec
+ * demands of a program's entry point (kernel/port/exec.c, docs/
+ * protection.md): RV32I without the C extension (arch.mk's -march): every instruction
+ * is 4 bytes on a 4-byte boundary; sret to any other address would trap
+ * as a misaligned fetch in the new program. */
+#define USER_PC_ALIGN 4
+
 #endif

@@ -129,4 +129,12 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
  * a page not mapped yet would be lost.  The heap is paged on demand. */
 #define USER_STACK_FAULTS 0
 
+/* What an instruction's address must be a multiple of, so what exec
+ * demands of a program's entry point (kernel/port/exec.c, docs/
+ * protection.md): every instruction is a 4-byte word on a 4-byte boundary, and a rett
+ * to any other address traps while traps are still off, which is error
+ * mode: the processor stops (QEMU aborts).  This is the rule that must
+ * never be left to the hardware. */
+#define USER_PC_ALIGN 4
+
 #endif

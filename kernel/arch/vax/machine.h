@@ -80,4 +80,9 @@ static inline void   arch_syscall_args(struct trapframe *tf, uint32 arg[5])
  * mapped when first touched: every stack access here can fault. */
 #define USER_STACK_FAULTS 1
 
+/* What an instruction's address must be a multiple of, so what exec
+ * demands of a program's entry point (kernel/port/exec.c, docs/
+ * protection.md): an instruction may start at any byte. */
+#define USER_PC_ALIGN 1
+
 #endif
