@@ -88,7 +88,7 @@ KERNEL_PORT := main console printf string kalloc vm proc priv sched syscall \
 # Per-ISA code: ARCH_KERNEL_SRCS from arch.mk (C and assembly files).
 # Demand paging (paging.c, and the ISA's pagefault.c) and copy-on-write fork
 # (cow.c) are linked last, after libgcc even, so that adding them moved none
-# of the kernel's code or data: the
+# of the kernel's code or data, and rename(2) (rename.c) after them: the
 # paper suite's results under a cache model depend on where they lie
 # (paging.c, "Placement").
 
@@ -98,7 +98,7 @@ KERNEL_OBJS := $(patsubst %,$(BUILD)/kernel/port/%.o,$(KERNEL_PORT)) \
                $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_KERNEL_SRCS))) \
                $(BUILD)/kernel/port/fsimage.o
 KERNEL_LATE_OBJS := $(BUILD)/kernel/port/paging.o $(BUILD)/kernel/port/cow.o \
-                    $(BUILD)/kernel/arch/$(ARCH)/pagefault.o
+                    $(BUILD)/kernel/arch/$(ARCH)/pagefault.o $(BUILD)/kernel/port/rename.o
 # cow.c for size, not speed: it must fit in the room the late code has
 # before the next page on every ISA (kernel/port/cow.c, "Placement").
 $(BUILD)/kernel/port/cow.o: KERNEL_CFLAGS += -Os
@@ -137,20 +137,21 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(KERNEL_LATE_OBJS) $(KERNEL_NET_OBJS) $(KER
 # The C library every guest program links with.
 GUEST_LIB  := printf string malloc stdlib bench test fsutil net
 GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
-              ls mkdir rm fsck policy \
+              ls mkdir rm mv fsck policy \
               readcache openclose createdelete andrew cc ld mrun measure \
               netd netbench netstat
-GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow t_net t_entry
+GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow t_net t_entry t_rename
 # and one ISA's own: guests/tests/<isa>/*.c (SPARC's register windows).
 GUEST_TESTS += $(patsubst guests/tests/%.c,%,$(sort $(wildcard guests/tests/$(ARCH)/*.c)))
 
 GUEST_CFLAGS := $(COMMON_CFLAGS) -Iguests/include -Ikernel/include
 
-# The network's system-call stubs are an object of their own, last
-# (kernel/include/syscall.h says why).
+# The network's system-call stubs are an object of their own, and so are
+# the calls added after them (kernel/include/syscall.h says why), last.
 GUEST_LIB_OBJS := $(patsubst %,$(BUILD)/guests/lib/%.o,$(GUEST_LIB)) \
                   $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_GUEST_SRCS))) \
-                  $(BUILD)/guests/lib/arch/$(ARCH)/netcalls.o
+                  $(BUILD)/guests/lib/arch/$(ARCH)/netcalls.o \
+                  $(BUILD)/guests/lib/arch/$(ARCH)/latecalls.o
 
 $(BUILD)/guests/%.o: guests/%.c $(CFLAGS_USED) | $(TOOLCHAIN)
 	@mkdir -p $(dir $@)

@@ -66,6 +66,7 @@ int   stat(const char *path, struct stat *st);
 int   mkdir(const char *path);
 int   unlink(const char *path);
 int   rmdir(const char *path);
+int   rename(const char *from, const char *to);   /* to replaced, in one step */
 int   chdir(const char *path);
 int   lseek(int fd, int off, int whence);
 int   sync(void);

@@ -16,7 +16,7 @@ from ..guest.protocol import Killed, Summary, TestLine, parse_lines
 TEST_PROGRAMS: tuple[str, ...] = ("t_efault", "t_fault", "t_forklimit", "t_pipe",
                                   "t_select", "t_proc", "t_fs", "t_cc", "t_jobs", "t_regs",
                                   "t_deep", "t_copy", "t_protect", "t_cow", "t_net",
-                                  "t_entry")
+                                  "t_entry", "t_rename")
 DEFAULT_TIMEOUT = 120.0
 
 

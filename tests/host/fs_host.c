@@ -21,7 +21,7 @@ void exit(int status) __attribute__((noreturn));
 void stubs_init(void);
 
 #define SYSCALLS(X) X(open) X(read) X(write) X(close) X(lseek) X(fstat) X(stat) \
-    X(mkdir) X(unlink) X(rmdir) X(chdir) X(readdir) X(sync) X(fsync) X(fsctl) X(kstat)
+    X(mkdir) X(unlink) X(rmdir) X(chdir) X(readdir) X(sync) X(fsync) X(fsctl) X(kstat) X(rename)
 #define DECLARE(name) int32 sys_##name(const uint32 *arg);
 SYSCALLS(DECLARE)
 
@@ -59,6 +59,7 @@ static int32 sys(int32 (*fn)(const uint32 *), uint32 a0, uint32 a1, uint32 a2)
 #define MKDIR(path)        sys(sys_mkdir, ustr(path), 0, 0)
 #define UNLINK(path)       sys(sys_unlink, ustr(path), 0, 0)
 #define RMDIR(path)        sys(sys_rmdir, ustr(path), 0, 0)
+#define RENAME(from, to)   sys(sys_rename, ustr(from), ustr(to), 0)
 
 static int passed, failed;
 
@@ -202,6 +203,47 @@ int main(void)
     check("enametoolong", MKDIR("/tmp/t/abcdefghijklmnopqrstuvwxyz0123") == -ENAMETOOLONG,
           "long name", 0);
     fsck("fsck_files");
+
+    /* rename: a new name, over an existing file (whose blocks are freed),
+     * a directory to another parent (its ".." follows), and the errors. */
+    struct fsckinfo before = fsck("fsck_before_rename");
+    check("rename_write", write_file("/tmp/t/r1", 50 * 1024) == 0 &&
+          write_file("/tmp/t/r2", 100) == 0, "write", 0);
+    check("rename_new_name", RENAME("/tmp/t/r1", "/tmp/t/r3") == 0 &&
+          OPEN("/tmp/t/r1", O_RDONLY) == -ENOENT && read_check("/tmp/t/r3", 50 * 1024),
+          "rename to a new name", 0);
+    check("rename_replace", RENAME("/tmp/t/r2", "/tmp/t/r3") == 0 &&
+          OPEN("/tmp/t/r2", O_RDONLY) == -ENOENT && read_check("/tmp/t/r3", 100),
+          "rename over a file", 0);
+    info = fsck("fsck_rename_replace");
+    check("rename_replaced_freed", info.free_blocks == before.free_blocks - 1 &&
+          info.files == before.files + 1, "free blocks after replacing",
+          (int)info.free_blocks);
+    check("rename_dir", MKDIR("/tmp/t/rd") == 0 && MKDIR("/tmp/t/rd/sub") == 0 &&
+          RENAME("/tmp/t/rd/sub", "/tmp/t/d/sub") == 0 &&
+          RENAME("/tmp/t/r3", "/tmp/t/d/sub/r3") == 0 &&
+          read_check("/tmp/t/d/sub/../sub/r3", 100), "a directory to another parent", 0);
+    fsck("fsck_rename_dir");
+    check("rename_enoent", RENAME("/tmp/t/none", "/tmp/t/x") == -ENOENT, "missing", 0);
+    check("rename_enotdir", RENAME("/tmp/t/rd", "/tmp/t/d/sub/r3") == -ENOTDIR,
+          "directory over a file", 0);
+    check("rename_eisdir", RENAME("/tmp/t/d/sub/r3", "/tmp/t/rd") == -EISDIR,
+          "file over a directory", 0);
+    check("rename_enotempty", RENAME("/tmp/t/rd", "/tmp/t/d") == -ENOTEMPTY,
+          "over a full directory", 0);
+    check("rename_cycle", RENAME("/tmp/t/d", "/tmp/t/d/sub/below") == -EINVAL,
+          "a directory below itself", 0);
+    check("rename_dot", RENAME("/tmp/t/d/.", "/tmp/t/x") == -EINVAL, "\".\"", 0);
+    check("rename_root", RENAME("/", "/tmp/t/x") == -EBUSY, "the root", 0);
+    check("rename_dir_over_empty", RENAME("/tmp/t/d/sub", "/tmp/t/rd") == 0 &&
+          read_check("/tmp/t/rd/r3", 100) && RMDIR("/tmp/t/d/sub") == -ENOENT,
+          "a directory over an empty one", 0);
+    check("rename_cleanup", UNLINK("/tmp/t/rd/r3") == 0 && RMDIR("/tmp/t/rd") == 0,
+          "remove", 0);
+    info = fsck("fsck_rename");
+    check("rename_no_leak", info.free_blocks == before.free_blocks &&
+          info.files == before.files && info.dirs == before.dirs, "blocks or inodes left",
+          (int)info.free_blocks);
 
     /* A full disk: the write stops with ENOSPC, nothing is inconsistent. */
     int r = write_file("/tmp/t/fill", 16u << 20);

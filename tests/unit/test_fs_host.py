@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FS_SOURCES = ["ramdisk", "bio", "writeback", "fs", "inode", "dir", "sysfile", "fsck", "file",
-              "string", "priv"]
+              "string", "priv", "rename"]
 
 
 @pytest.fixture(scope="module")
@@ -59,5 +59,6 @@ def test_fs_on_the_host(fs_host):
     assert lines[-1].startswith("done") and " 0 failed" in lines[-1]
     names = {line.split()[1] for line in lines if line.startswith("ok ")}
     for want in ("read_big", "enospc", "inodes_enospc", "writes_sync_102400",
-                 "writes_delayed_10240", "writes_writethrough_102400", "no_lost_blocks"):
+                 "writes_delayed_10240", "writes_writethrough_102400", "no_lost_blocks",
+                 "rename_replace", "rename_replaced_freed", "rename_cycle", "rename_no_leak"):
         assert want in names

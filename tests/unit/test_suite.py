@@ -135,7 +135,7 @@ def test_checks_list():
     assert checks.TEST_PROGRAMS == ("t_efault", "t_fault", "t_forklimit", "t_pipe",
                                     "t_select", "t_proc", "t_fs", "t_cc", "t_jobs", "t_regs",
                                     "t_deep", "t_copy", "t_protect", "t_cow", "t_net",
-                                    "t_entry")
+                                    "t_entry", "t_rename")
 
 
 def test_checks_list_is_what_the_makefile_builds():
