@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ..errors import SetupError
 from ..guest import fsformat
-from . import fsread
+from . import fsread, names
 from .wlog import Record
 
 SUMMARY = re.compile(r"(\d+) problems \((\d+) leaks\)")
@@ -62,6 +62,7 @@ class Point:
     lost: int                       # acknowledged bytes lost
     lost_paths: list[tuple[str, int]] = field(default_factory=list)
     dropped: int | None = None      # reorder: the block whose write did not land
+    name: str = ""                  # a watched name: names.WHOLE, MISSING, PARTIAL ("": none)
 
     @property
     def verdict(self) -> str:
@@ -195,10 +196,12 @@ def count_states(records: list[Record], reorder: bool) -> tuple[int, int]:
 
 
 def replay(image: Path, bsize: int, records: list[Record], fsck: Fsck, *,
-           reorder: bool, max_points: int = 400, scope: str = "/tmp"
-           ) -> tuple[list[Point], int, int]:
+           reorder: bool, max_points: int = 400, scope: str = "/tmp",
+           watch: names.Watch | None = None) -> tuple[list[Point], int, int]:
     """The crash points tried, and how many prefix and reorder states there
-    were in all (the points are a sample of them when there are more)."""
+    were in all (the points are a sample of them when there are more).
+    With a watch, each point also says what its name holds (names.judge),
+    on the disk as a user would find it (after fsck -y, if it changed it)."""
     base = initial_disk(image)
     n_prefix, n_reorder = count_states(records, reorder)
     want_prefix = set(_sample(n_prefix, max_points))
@@ -206,6 +209,7 @@ def replay(image: Path, bsize: int, records: list[Record], fsck: Fsck, *,
     points: list[Point] = []
     seen = {"prefix": 0, "reorder": 0}
     cache: dict[str, tuple[bytes, dict]] = {}
+    judge = names.Judge(watch) if watch else None
 
     def tree(name: str, image: bytearray) -> dict:
         if name not in cache or cache[name][0] != image:
@@ -221,7 +225,8 @@ def replay(image: Path, bsize: int, records: list[Record], fsck: Fsck, *,
         chk = fsck.check(disk)
         got = scoped(chk.repaired if chk.repaired is not None else disk, scope)
         total, per = fsread.lost(tree("acked", acked), got, tree("intended", intended))
-        points.append(Point(kind, writes, ns, chk, total, per, dropped))
+        name = judge(got) if judge else ""
+        points.append(Point(kind, writes, ns, chk, total, per, dropped, name))
     return points, n_prefix, n_reorder
 
 

@@ -17,7 +17,7 @@ from ..bench import provenance
 from ..guest import machines
 from ..model import plotfiles, profiles
 from ..tables import format_table
-from . import replay, run, wlog
+from . import names, replay, run, wlog
 
 
 @dataclass
@@ -30,6 +30,7 @@ class PolicyRun:
     states: int                  # crash states there were (prefixes + reorders)
     points: list[replay.Point]   # those tried
     risk: list[tuple[int, int]]  # (ns, bytes at risk) at acknowledgements (a sample)
+    watched: bool = False        # its workload has a name held to a promise (names.py)
 
     def count(self, verdict: str) -> int:
         return sum(1 for p in self.points if p.verdict == verdict)
@@ -50,13 +51,18 @@ class PolicyRun:
     def max_lost(self) -> int:
         return max((p.lost for p in self.points), default=0)
 
+    def names(self, verdict: str) -> str:
+        """Points whose watched name is `verdict` ("-": nothing watched)."""
+        return str(sum(1 for p in self.points if p.name == verdict)) if self.watched else "-"
+
     @property
     def max_risk(self) -> int:
         return max((b for _, b in self.risk), default=0)
 
 
 HEADER = ("workload", "policy", "writes", "tried", "reord", "consistent", "leaks",
-          "inconsistent", "after -y", "lose data", "max lost", "max at risk")
+          "inconsistent", "after -y", "lose data", "max lost", "max at risk", "name gone",
+          "name partial")
 
 
 LEGEND = """\
@@ -70,6 +76,9 @@ after -y: states fsck -y could not make clean. lose data: states that lack
 acknowledged data (a write() that had returned); max lost: the most bytes
 any of them lacks. max at risk: the most acknowledged bytes not on the disk
 at any moment a program resumed (crashes between writes too: the plot).
+name gone, name partial (the rename workload): states where the name it
+replaces by rename names nothing, or a file that is none of the versions
+written whole (counted once the name was acknowledged to exist).
 """
 
 
@@ -80,7 +89,8 @@ def table(rows: list[PolicyRun]) -> str:
         cells.append((r.workload, r.policy, str(r.writes), tried, str(r.reordered),
                       str(r.count("consistent")), str(r.count("leaks")),
                       str(r.count("inconsistent")), str(r.left), str(r.lost_points),
-                      f"{r.max_lost} B", f"{r.max_risk} B"))
+                      f"{r.max_lost} B", f"{r.max_risk} B", r.names(names.MISSING),
+                      r.names(names.PARTIAL)))
     return "\n".join(format_table(cells[0], cells[1:], left=2)) + "\n"
 
 
@@ -142,12 +152,15 @@ def crashtest(out: Path, arch: str = machines.DEFAULT_ARCH, profile: str = "",
                 say(f"crashtest: {w} under {pol}")
                 log = run.make_log(arch, profile, w, pol, logs)
                 bsize, records = wlog.read(log)
+                watch = None
+                if w in run.WATCHED:
+                    watch = names.watch(replay.initial_disk(image), *run.WATCHED[w])
                 points, n_pre, n_re = replay.replay(image, bsize, records, fsck,
                                                     reorder=pol == "delayed",
-                                                    max_points=max_points)
+                                                    max_points=max_points, watch=watch)
                 at_risk = replay.risk_over_time(image, bsize, records)
                 rows.append(PolicyRun(w, pol, sum(1 for r in records if r.kind == "W"),
-                                n_pre + n_re, points, at_risk))
+                                      n_pre + n_re, points, at_risk, watch is not None))
                 if pol == "delayed":
                     risk[w] = at_risk
     finally:
@@ -170,11 +183,14 @@ def crashtest(out: Path, arch: str = machines.DEFAULT_ARCH, profile: str = "",
                   "inconsistent": r.count("inconsistent"), "after_repair": r.left,
                   "points_losing_data": r.lost_points, "max_lost_bytes": r.max_lost,
                   "max_at_risk_bytes": r.max_risk, "at_risk": r.risk,
+                  "name_missing": r.names(names.MISSING),
+                  "name_partial": r.names(names.PARTIAL),
                   "points": [{"kind": p.kind, "writes": p.writes, "ns": p.ns,
                               "verdict": p.verdict, "first": p.check.first,
                               "problems": p.check.problems, "leaks": p.check.leaks,
                               "left": p.check.left, "lost": p.lost,
-                              "lost_paths": p.lost_paths[:10], "dropped": p.dropped}
+                              "lost_paths": p.lost_paths[:10], "dropped": p.dropped,
+                              "name": p.name}
                              for p in r.points]} for r in rows],
         }, indent=1, default=str) + "\n")
     if risk:

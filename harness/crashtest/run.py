@@ -28,11 +28,27 @@ METADATA = [
     "echo six > /tmp/m/d/f6", "rm -r /tmp/m/a",
 ]
 
+# Replace a file in one step, four times: write the new version beside it,
+# then rename it over the name (mv).  Each version joins some of Andrew's
+# sources (6-19 KB: several blocks, so a half-written one shows); the
+# checker (names.py) knows them all.  What stays at the end is the last.
+RENAME_NAME = "/tmp/r/f"
+RENAME_VERSIONS = [["/src/kern/kern0.c"], ["/src/kern/kern1.c", "/src/kern/kern2.c"],
+                   ["/src/fs/fs0.c"], ["/src/fs/fs6.c", "/src/kern/kern.h"],
+                   ["/src/lib/lib0.c"]]
+RENAME = ["mkdir /tmp/r", f"cat {' '.join(RENAME_VERSIONS[0])} > {RENAME_NAME}"] + [
+    c for v in RENAME_VERSIONS[1:]
+    for c in (f"cat {' '.join(v)} > {RENAME_NAME}.new", f"mv {RENAME_NAME}.new {RENAME_NAME}")]
+
 WORKLOADS: dict[str, list[str]] = {
     "createdelete": ["createdelete -p {policy} -n 3"],
     "andrew": ["andrew -p {policy}"],
     "metadata": METADATA,
+    "rename": RENAME,
 }
+# The workloads whose one name is held to a promise at every crash point
+# (names.py): the name, and the versions it may hold.
+WATCHED: dict[str, tuple[str, list[list[str]]]] = {"rename": (RENAME_NAME, RENAME_VERSIONS)}
 
 
 def writelog_args(machine: machines.Machine, log: Path) -> list[str]:

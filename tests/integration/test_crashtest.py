@@ -5,7 +5,8 @@
   modelled time;
 - a short crash test: the metadata workload under sync has no inconsistent
   crash point (the kernel's write order), under delayed acknowledged data
-  is at risk;
+  is at risk; the rename workload under sync never leaves its name missing
+  or holding a partial file;
 - fsck -y in the guest repairs a damaged file system: a kernel booted with
   a damaged image (the image linked into kernel.elf, patched here) comes up,
   fsck -y makes it clean, and the repaired inodes are what the kernel uses
@@ -82,6 +83,21 @@ def test_short_crashtest(machine, tmp_path):
     assert rows["sync"]["leaks"] > 0                  # crashes do leave lost space
     assert rows["delayed"]["max_at_risk_bytes"] > 0
     assert (where / "risk-delayed.png").stat().st_size > 1000
+
+
+def test_rename_keeps_a_whole_file_under_its_name(machine, tmp_path):
+    """The rename workload under sync, every crash state: the name it
+    replaces by rename always holds one whole version (docs/crashtest.md).
+    (A rename that cleared the name before writing the new entry showed 4
+    states with the name gone.)"""
+    text, where = report.crashtest(tmp_path, ARCH, max_points=1000, workloads=["rename"],
+                                   policies=["sync"], say=lambda s: None)
+    row = __import__("json").loads((where / "crashtest.json").read_text())["rows"][0]
+    assert row["tried"] == row["states"] > 100, text
+    assert row["inconsistent"] == 0, text
+    assert row["name_missing"] == "0" and row["name_partial"] == "0", text
+    judged = [p for p in row["points"] if p["name"]]
+    assert len(judged) > 80 and all(p["name"] == "whole" for p in judged), text
     assert "metadata" in text and "inconsistent" in text
 
 

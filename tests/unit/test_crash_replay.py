@@ -188,3 +188,25 @@ def test_what_a_call_in_progress_changes_is_not_lost():
     intended = {"/tmp": None, "/tmp/w": b"new!", "/tmp/keep": b"data"}
     total, per = fsread.lost(acked, crashed, intended)
     assert total == 4 and per == [("/tmp/keep", 4)]
+
+
+def test_rename_judge_holds_the_name_once_a_whole_version_was_there():
+    from harness.crashtest import names
+    w = names.Watch("/tmp/r/f", frozenset({b"old version", b"new version"}))
+    judge = names.Judge(w)
+    assert judge({}) == ""                                  # not written yet
+    assert judge({"/tmp/r/f": b"old"}) == ""                # the first one half written
+    assert judge({"/tmp/r/f": b"old version"}) == names.WHOLE
+    assert judge({"/tmp/r/f": b"new version"}) == names.WHOLE
+    assert judge({"/tmp/r/f": b"new ver"}) == names.PARTIAL
+    assert judge({"/tmp/r/f.new": b"new version"}) == names.MISSING
+    assert judge({"/tmp/r/f": None}) == names.MISSING      # a directory is no file
+
+
+def test_rename_versions_come_from_the_image(world):
+    from harness.crashtest import names
+    img, _, _ = world
+    w = names.watch(replay.initial_disk(img), "/tmp/x", [["/bin/hello"], ["/bin/hello"] * 2])
+    assert w.versions == {b"hello\n", b"hello\nhello\n"}
+    with pytest.raises(ValueError, match="/bin/nothing"):
+        names.watch(replay.initial_disk(img), "/tmp/x", [["/bin/nothing"]])
