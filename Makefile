@@ -139,7 +139,7 @@ GUEST_LIB  := printf string malloc stdlib bench test fsutil net
 GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
               ls mkdir rm mv fsck policy \
               readcache openclose createdelete andrew cc ld mrun measure \
-              netd netbench netstat
+              netd netbench netstat fuzz
 GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow t_net t_entry t_rename
 # and one ISA's own: guests/tests/<isa>/*.c (SPARC's register windows).
 GUEST_TESTS += $(patsubst guests/tests/%.c,%,$(sort $(wildcard guests/tests/$(ARCH)/*.c)))

@@ -1,0 +1,372 @@
+/*
+ * fuzz: a system-call fuzzer of our own.  `fuzz [-s SEED] [-n CALLS]`
+ * makes CALLS calls of every system call in kernel/include/syscall.h
+ * (FOR_EACH_SYSCALL), with arguments both valid-looking and hostile, then
+ * checks that the kernel is as it was.  `make fuzz ARCH=... SEED=... CALLS=N`
+ * runs it through the harness (docs/protection.md, "The fuzzer").
+ *
+ * Deterministic: the calls come from one xorshift generator seeded by SEED,
+ * never from what a call returned, so a seed names a sequence of calls; the
+ * program prints it and a hash (FNV-1a) of every call's number and
+ * arguments (a pid argument hashed as the slot it came from).
+ *
+ * The calls run in worker children, one after another: a worker makes
+ * calls until it ends (it called exit, or was killed), and the next one
+ * goes on from the call after the last it began.  A worker first makes
+ * itself harmless to everything but itself: it gives up privilege (no
+ * halt, no fsctl that changes the disk), leads its own process group (so
+ * setsid() fails and the parent can always kill it), closes the console
+ * (nothing it writes can look like a protocol line) and works in
+ * /tmp/fuzz, where every path it is given lies.  Pids and groups it is
+ * given are its own, its child's, or ones that cannot exist.  The parent
+ * is the watchdog: the worker writes each call's number to a pipe before
+ * making it, and one silent for WATCHDOG_US is killed; a worker killed by the watchdog (it was
+ * blocked in a read of its own pipe, say) or by a fault of its own (it
+ * shrank its heap below its code, say) is not a finding: only the kernel's
+ * misbehaviour is, and the harness sees that as a panic or a hang.
+ *
+ * The checks, after all calls: no child left (the process count is back
+ * where it started), fsck clean, the free blocks and inodes back where they
+ * started once /tmp/fuzz is gone, the free pages back where they started,
+ * the shell (pid 1) alive.  The kernel's page and fork policies, which
+ * any process may set, are put back after each worker.  Each prints a PASS or FAIL line; SUMMARY last (docs/protocol.md).
+ */
+#include "test.h"
+#include "fsutil.h"
+
+#define DIR         "/tmp/fuzz"
+#define WATCHDOG_US 300000             /* a worker's time, guest time */
+#define NOPID       999999             /* a pid that cannot exist */
+#define ALIVE_FD    (NOFILE - 1)       /* the worker's end of its pipe: never fuzzed */
+
+/* ---------------------------------------------------------------- generator */
+
+static uint32_t rng;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+static uint32_t pick(uint32_t n) { return next() % n; }
+
+static uint32_t hash = 2166136261u;
+static void hash_word(uint32_t w)
+{
+    for (int i = 0; i < 4; i++, w >>= 8)
+        hash = (hash ^ (w & 0xff)) * 16777619u;
+}
+
+/* Every call, from the kernel's own list. */
+typedef long (*callfn)(long, long, long, long, long);
+struct call {
+    const char *name;
+    int num;
+    callfn fn;
+};
+#define ENTRY(n) { #n, SYS_##n, (callfn)(void (*)(void))n },
+static const struct call calls[] = { FOR_EACH_SYSCALL(ENTRY) };
+#define NCALLS ((int)(sizeof calls / sizeof calls[0]))
+
+/* What each argument of a call is, by letter: p a path, b a buffer, n a
+ * length or count, f a file descriptor, k a pid or group, o open flags or
+ * an op, i any integer.  A call not listed gets "iiiii": every call is
+ * fuzzed, the new ones too. */
+static const char *shape(int num)
+{
+    switch (num) {
+    case SYS_read: case SYS_write:     return "fbn";
+    case SYS_open:                     return "po";
+    case SYS_close: case SYS_dup: case SYS_fsync: return "f";
+    case SYS_dup2:                     return "ff";
+    case SYS_lseek:                    return "fii";
+    case SYS_fstat: case SYS_readdir:  return "fb";
+    case SYS_stat:                     return "pb";
+    case SYS_mkdir: case SYS_unlink: case SYS_rmdir: case SYS_chdir: return "p";
+    case SYS_rename:                   return "pp";
+    case SYS_exec:                     return "pb";
+    case SYS_pipe: case SYS_wait: case SYS_uptime: case SYS_kstat: return "b";
+    case SYS_select:                   return "nbbbb";
+    case SYS_kill: case SYS_getpgid:   return "k";
+    case SYS_setpgid:                  return "kk";
+    case SYS_tcsetpgrp:                return "fk";
+    case SYS_sbrk:                     return "i";
+    case SYS_sleep:                    return "s";
+    case SYS_fsctl:                    return "ob";
+    case SYS_exit:                     return "i";
+    default:                           return "iiiii";
+    }
+}
+
+/* The worker's memory for its calls: a buffer of its own, in .data (sbrk
+ * cannot take it away before the code goes too). */
+#define BUFSIZE 8192
+static char buf[BUFSIZE] __attribute__((aligned(4096)));
+static const char *paths[] = {
+    DIR "/a", DIR "/b", DIR "/d", DIR "/d/e", DIR "/d/a", DIR "/a/x", DIR, DIR "/.",
+    DIR "/d/..", DIR "/d/e/../../b", DIR "//a", DIR "/a_name_longer_than_twenty_seven",
+    "", "/tmp/fuzz/no/such/dir",
+};
+static int self, child = NOPID;
+static uint32_t heap_end;              /* sbrk(0) when the workers start */
+
+static uint32_t pointer(void)
+{
+    static const uint32_t fixed[] = {
+        0, 1, 0x0fff, 0x1000, 0x7fffeffc, 0x7ffff000, 0x7ffffffc, 0x80000000u,
+        0x80001000u, 0xc0000000u, 0xf0000000u, 0xfffffffcu, 0xffffffffu,
+        0x7fff0000 - 4,                /* just below the stack's lowest page */
+    };
+    switch (pick(6)) {
+    case 0:  return fixed[pick(sizeof fixed / sizeof fixed[0])];
+    case 1:  return (uint32_t)(uintptr_t)buf + BUFSIZE - 1 - pick(8);   /* at the end */
+    case 2:  return (uint32_t)(uintptr_t)&pick;                         /* read-only code */
+    case 3:  return heap_end - pick(16);                                /* the heap's end */
+    default: return (uint32_t)(uintptr_t)buf + pick(BUFSIZE / 2);
+    }
+}
+
+static uint32_t length(void)
+{
+    static const uint32_t fixed[] = { 0, 1, 4, 64, 4095, 4096, 4097, 8192, 65536,
+                                      0x7fffffff, 0x80000000u, 0xffffffffu, 0xfffff000u };
+    return pick(3) ? pick(256) : fixed[pick(sizeof fixed / sizeof fixed[0])];
+}
+
+static uint32_t integer(void)
+{
+    static const uint32_t fixed[] = { 0, 1, 2, 3, 0xffffffffu, 0x80000000u, 0x7fffffff,
+                                      4096, 0xfffff000u, 100000 };
+    return pick(2) ? fixed[pick(sizeof fixed / sizeof fixed[0])] : next();
+}
+
+static uint32_t arg(char kind)
+{
+    if (pick(4) == 0)                   /* anything, whatever the call wants */
+        kind = "pbnfkoi"[pick(7)];
+    switch (kind) {
+    case 'p': return pick(5) ? (uint32_t)(uintptr_t)paths[pick(sizeof paths / sizeof paths[0])]
+                             : pointer();
+    case 'b': return pointer();
+    case 'n': return length();
+    case 'f': {
+        static const int fds[] = { -1, 0, 1, 2, 3, 4, 5, 6, NOFILE - 2, NOFILE, NOFILE + 1,
+                                   1000, (int)0x80000000 };   /* not ALIVE_FD */
+        return (uint32_t)fds[pick(sizeof fds / sizeof fds[0])];
+    }
+    case 'k': {
+        const int pids[] = { 0, -1, self, child, NOPID, 0x7fffffff, (int)0x80000000 };
+        return (uint32_t)pids[pick(sizeof pids / sizeof pids[0])];
+    }
+    case 'o': return pick(2) ? pick(8) | (pick(2) ? O_CREAT : 0) | (pick(4) ? 0 : O_TRUNC)
+                             : integer();
+    case 's': return pick(4) ? pick(2000) : pick(20000);   /* microseconds, no hang */
+    default:  return integer();
+    }
+}
+
+struct gen {
+    int call;
+    uint32_t a[5];
+};
+
+/* The next call of the sequence. */
+static void generate(struct gen *g)
+{
+    g->call = (int)pick(NCALLS);
+    const char *s = shape(calls[g->call].num);
+    for (int i = 0; i < 5; i++)
+        g->a[i] = s[i] ? arg(s[i]) : (pick(8) ? 0 : integer());
+    hash_word((uint32_t)calls[g->call].num);
+    for (int i = 0; i < 5; i++)
+        hash_word(g->a[i]);
+}
+
+/* ---------------------------------------------------------------- worker */
+
+/* Make calls from the generator's state (the parent's, inherited), the
+ * first numbered `index`, up to `end`.  Before each, tell the parent its
+ * number: that is the worker's heartbeat, and where the next worker goes
+ * on if this one ends. */
+static void worker(int index, int end, int alive_fd)
+{
+    droppriv();
+    setpgid(0, 0);                      /* a group of its own: setsid() fails */
+    dup2(alive_fd, ALIVE_FD);
+    for (int fd = 0; fd < ALIVE_FD; fd++)
+        close(fd);
+    chdir(DIR);
+    self = getpid();
+    for (; index < end; index++) {
+        struct gen g;
+        generate(&g);
+        write(ALIVE_FD, &index, sizeof index);
+        long r = calls[g.call].fn((long)g.a[0], (long)g.a[1], (long)g.a[2], (long)g.a[3],
+                                  (long)g.a[4]);
+        if (calls[g.call].num == SYS_fork) {
+            if (r == 0)
+                exit(0);                /* the new child: gone at once */
+            if (r > 0)
+                child = (int)r;
+        }
+    }
+    exit(0);
+}
+
+/* Run calls index.. in a worker, the parent its watchdog: a worker that
+ * makes no progress for WATCHDOG_US is killed.  Returns the number of the
+ * last call it began (index - 1: none); *how what ended it: 0 it finished
+ * or exited, 1 killed by a fault of its own (or by itself), 2 by the watchdog. */
+static int run_worker(int index, int end, int *how)
+{
+    int p[2];
+    if (pipe(p) < 0)
+        return -2;
+    int pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        worker(index, end, p[1]);
+    }
+    close(p[1]);
+    if (pid < 0) {
+        close(p[0]);
+        return -2;
+    }
+    int last = index - 1, watchdog = 0, got[64];
+    for (;;) {
+        fd_set rd;
+        FD_ZERO(&rd);
+        FD_SET(p[0], &rd);
+        struct timeval tv = { 0, WATCHDOG_US };
+        if (select(p[0] + 1, &rd, 0, 0, &tv) == 0) {
+            watchdog = 1;
+            kill(pid);
+            break;
+        }
+        int n = read(p[0], got, sizeof got);
+        if (n <= 0)
+            break;                      /* it is gone */
+        last = got[n / (int)sizeof got[0] - 1];
+    }
+    close(p[0]);
+    int status = 0, w;
+    while ((w = wait(&status)) != pid && w >= 0)
+        ;
+    *how = watchdog ? 2 : status == WSTATUS_KILLED ? 1 : 0;
+    return last;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static struct fsckinfo fsck_info(void)
+{
+    struct fsckinfo info;
+    memset(&info, 0, sizeof info);
+    if (fsctl(FSCTL_FSCK, &info) < 0)
+        info.problems = 0xffffffffu;
+    return info;
+}
+
+static void setup_dir(void)
+{
+    rm_tree(DIR);
+    mkdir(DIR);
+    mkdir(DIR "/d");
+    int fd = open(DIR "/a", O_CREAT | O_WRONLY);
+    write(fd, "a file for the fuzzer\n", 22);
+    close(fd);
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t seed = 1;
+    int ncalls = 20000;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "-s") == 0)
+            seed = (uint32_t)atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "-n") == 0)
+            ncalls = atoi(argv[i + 1]);
+        else
+            break;
+    }
+    if (ncalls < 0 || (argc - 1) % 2) {
+        fprintf(2, "usage: fuzz [-s SEED] [-n CALLS]\n");
+        return 2;
+    }
+    test_start("fuzz");
+
+    /* The kernel takes a page for its counts when demand paging or
+     * copy-on-write fork is first turned on, for good: take them now, so
+     * that the free-page count below is one the run must come back to. */
+    int paging = fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_MODE);
+    int forking = fsctl(FSCTL_PAGEPOLICY, (void *)FORK_MODE);
+    fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_DEMAND);
+    fsctl(FSCTL_PAGEPOLICY, (void *)FORK_COW);
+    int pages_policy = fsctl(FSCTL_PAGEPOLICY, (void *)PAGES_LIST);
+    fsctl(FSCTL_PAGEPOLICY, (void *)(long)paging);
+    fsctl(FSCTL_PAGEPOLICY, (void *)(long)forking);
+    fsctl(FSCTL_PAGEPOLICY, (void *)(long)pages_policy);
+
+    heap_end = (uint32_t)(uintptr_t)sbrk(0);
+    rm_tree(DIR);
+    struct fsckinfo fs0 = fsck_info();
+    struct kstat k0;
+    kstat(&k0);
+
+    int ended[3] = { 0, 0, 0 }, workers = 0, index = 0;
+    uint64_t t0, t1;
+    uptime(&t0);
+    rng = seed ? seed : 1;
+    setup_dir();
+    while (index < ncalls) {
+        /* The worker inherits the generator here, at call `index`. */
+        uint32_t at = rng, h = hash;
+        int how = 0, last = run_worker(index, ncalls, &how);
+        if (last < -1) {
+            test_fail("fork", "worker %d: %s", workers, strerror(errno));
+            break;
+        }
+        workers++;
+        ended[how]++;
+        /* A worker may turn the kernel's page and fork policies (any
+         * process may): put them back. */
+        fsctl(FSCTL_PAGEPOLICY, (void *)(long)paging);
+        fsctl(FSCTL_PAGEPOLICY, (void *)(long)forking);
+        fsctl(FSCTL_PAGEPOLICY, (void *)(long)pages_policy);
+        /* The parent steps its generator (and the hash) over the calls the
+         * worker made, the last one too, and the next worker starts after it. */
+        rng = at;
+        hash = h;
+        for (; index <= last; index++) {
+            struct gen g;
+            generate(&g);
+        }
+        if (workers % 64 == 0)
+            setup_dir();
+    }
+    uptime(&t1);
+    /* Every pid a worker may have made has been reaped by it, the parent,
+     * or (orphans) the shell. */
+    sleep(20000);
+
+    rm_tree(DIR);
+    struct fsckinfo fs1 = fsck_info();
+    struct kstat k1;
+    kstat(&k1);
+    printf("fuzz: seed=%u calls=%d workers=%d hash=%08x (finished %d, killed by a fault %d, "
+           "by the watchdog %d) in %u ms\n", (unsigned)seed, ncalls, workers, (unsigned)hash,
+           ended[0], ended[1], ended[2], (unsigned)((t1 - t0) / 1000000));
+    test_check("no_process_left", k1.nproc == k0.nproc, "processes %u before, %u after",
+               k0.nproc, k1.nproc);
+    test_check("fsck_clean", fs1.problems == 0, "%u problems", fs1.problems);
+    test_check("blocks_back", fs1.free_blocks == fs0.free_blocks,
+               "free blocks %u before, %u after", fs0.free_blocks, fs1.free_blocks);
+    test_check("inodes_back", fs1.files == fs0.files && fs1.dirs == fs0.dirs,
+               "files %u dirs %u before, %u %u after", fs0.files, fs0.dirs, fs1.files,
+               fs1.dirs);
+    test_check("pages_back", k1.free_pages == k0.free_pages, "free pages %u before, %u after",
+               k0.free_pages, k1.free_pages);
+    test_check("shell_alive", kill(1) < 0 && errno == EPERM, "kill(1): errno %d", errno);
+    return test_summary();
+}
