@@ -265,7 +265,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
-.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest mutants \
+.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest mutants fuzz \
         calibrate figure1 figure4 sweep docs clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
@@ -412,6 +412,17 @@ CRASH_POINTS ?= 400
 crashtest: HARNESS_ARGS = crashtest --arch $(ARCH) --max-points $(CRASH_POINTS)
 crashtest: check-args deps  ## crash points of three workloads under each write policy: fsck, fsck -y, data lost (results/crashtest/)
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
+
+# The system-call fuzzer (guests/bin/fuzz.c, docs/protection.md): CALLS
+# calls from SEED on ARCH, then the kernel's invariants checked; through
+# the harness, which judges its PASS/FAIL lines and sees a panic or a hang.
+SEED  ?= 1
+CALLS ?= 20000
+fuzz: HARNESS_ARGS = check --arch $(ARCH) --program "fuzz -s $(SEED) -n $(CALLS)" \
+	    --timeout $(shell expr $(CALLS) / 20 + 120)
+fuzz: check-args deps  ## fuzz ARCH's system calls: CALLS=n calls from SEED=s, then check fsck, leaks, zombies
+	$(Q)$(MAKE) all ARCH=$(ARCH)
 	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
