@@ -404,13 +404,13 @@ calibrate: check-args deps  ## fit the paper's machines' CPI and memory bandwidt
 	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 # Crash consistency under each write policy (docs/crashtest.md): the model
-# logs every disk write of createdelete, Andrew and a metadata workload on
-# ARCH (its registry entry's model_profile); every crash point (up to
-# CRASH_POINTS per log) is replayed onto the image and checked with
-# tools/fsck, and fsck -y (results/crashtest/).
+# logs every disk write of createdelete, Andrew, a metadata workload and a
+# rename workload on ARCH (its registry entry's model_profile); every crash
+# point (up to CRASH_POINTS per log) is replayed onto the image and checked
+# with tools/fsck, and fsck -y (results/crashtest/).
 CRASH_POINTS ?= 400
 crashtest: HARNESS_ARGS = crashtest --arch $(ARCH) --max-points $(CRASH_POINTS)
-crashtest: check-args deps  ## crash points of three workloads under each write policy: fsck, fsck -y, data lost (results/crashtest/)
+crashtest: check-args deps  ## crash points of four workloads under each write policy: fsck, fsck -y, data lost (results/crashtest/)
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
 	$(PYTHON) -m harness $(HARNESS_ARGS)
 

@@ -38,6 +38,7 @@ from typing import Any, Callable, Sequence
 from . import ROOT, __version__, docs, tables
 from .bench import checks, compare, provenance, report, rundir, runrecord, suite
 from .course import debug, grade, labs
+from .crashtest import run as crashrun
 from .errors import HarnessError, UsageError
 from .guest import machines
 from .model import (attribute, calibrate, executor, figure1, figure4, overhead, profiles, runs,
@@ -633,12 +634,12 @@ COMMANDS: tuple[Command, ...] = (
                                       help="crash states tried per log, of each kind "
                                       "(default: 400)")),
              (("--workload",), dict(action="append", metavar="NAME",
-                                    choices=("createdelete", "andrew", "metadata"),
-                                    help="createdelete, andrew or metadata (repeatable; "
+                                    choices=list(crashrun.WORKLOADS),
+                                    help=", ".join(crashrun.WORKLOADS) + " (repeatable; "
                                     "default: all)")),
              (("--policy",), dict(action="append", metavar="NAME",
                                   choices=suite.POLICIES,
-                                  help="sync, delayed or writethrough (repeatable; "
+                                  help=", ".join(suite.POLICIES) + " (repeatable; "
                                   "default: all)")))),
     Command("figure1", "the paper's Figure 1 (OS speed against MIPS), ours beside it; "
             "write OUT/figure1/ (figure1.txt, .csv, .json, .png, .svg)", cmd_figure1,

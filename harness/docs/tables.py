@@ -374,12 +374,19 @@ def binary(n: int) -> str:
 
 
 def crashtest(ct: dict[str, Any]) -> list[str]:
+    """Every row; with the rename workload's two columns (its name gone or
+    partial, "-" for a workload that watches no name) when the results have
+    them (crash tests since rename(2) was added)."""
+    named = any("name_missing" in r for r in ct["rows"])
     rows = [[r["workload"], r["policy"], str(r["writes"]), str(r["tried"]),
              str(r["reordered"]), str(r["consistent"]), str(r["leaks"]),
              str(r["inconsistent"]), str(r["after_repair"]), str(r["points_losing_data"]),
-             nbytes(r["max_lost_bytes"]), nbytes(r["max_at_risk_bytes"])] for r in ct["rows"]]
+             nbytes(r["max_lost_bytes"]), nbytes(r["max_at_risk_bytes"])]
+            + ([str(r.get("name_missing", "-")), str(r.get("name_partial", "-"))] if named else [])
+            for r in ct["rows"]]
     return markdown(["workload", "policy", "writes", "tried", "reord", "consistent", "leaks",
-                     "inconsistent", "after -y", "lose data", "max lost", "max at risk"], rows)
+                     "inconsistent", "after -y", "lose data", "max lost", "max at risk"]
+                    + (["name gone", "name partial"] if named else []), rows)
 
 
 def crashtest_summary(ct: dict[str, Any], run: dict[str, Any]) -> list[str]:

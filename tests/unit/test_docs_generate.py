@@ -289,6 +289,25 @@ def test_crash_tables_are_exactly_as_expected(results, tmp_path):
     assert "commit 0123456, clean tree; commit fedcba9 with local changes" in text
 
 
+def test_the_crash_table_has_the_name_columns_when_the_results_do(results, tmp_path):
+    rename = {"workload": "rename", "policy": "sync", "writes": 111, "tried": 112,
+              "reordered": 0, "consistent": 16, "leaks": 96, "inconsistent": 0,
+              "after_repair": 0, "points_losing_data": 66, "max_lost_bytes": 16370,
+              "max_at_risk_bytes": 16370, "name_missing": "0", "name_partial": "1"}
+    old = dict(CRASH["rows"][0], name_missing="-", name_partial="-")
+    (results / "crashtest").mkdir()
+    (results / "crashtest" / "crashtest.json").write_text(
+        json.dumps(dict(CRASH, rows=[old, rename])))
+    text = docs.render(tables.tables()["crashtest"], results, tmp_path)
+    assert text.split("\n")[0:4] == [
+        "| workload | policy | writes | tried | reord | consistent | leaks | inconsistent "
+        "| after -y | lose data | max lost | max at risk | name gone | name partial |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| createdelete | sync | 646 | 647 | 0 | 41 | 606 | 0 | 0 | 575 | 102400 B | 102400 B "
+        "| - | - |",
+        "| rename | sync | 111 | 112 | 0 | 16 | 96 | 0 | 0 | 66 | 16370 B | 16370 B | 0 | 1 |"]
+
+
 def test_a_final_results_table_is_exactly_as_expected(tmp_path):
     run = {"run": "x86-pc-p5-measure", "provenance": PROV, "final_table": [
         {"operation": "time-counter read", "source": "002 1a", "kind": ">=",
