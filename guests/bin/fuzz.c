@@ -31,7 +31,8 @@
  * The checks, after all calls: no child left (the process count is back
  * where it started), fsck clean, the free blocks and inodes back where they
  * started once /tmp/fuzz is gone, the free pages back where they started,
- * the shell (pid 1) alive.  The kernel's page and fork policies, which
+ * and the kernel's tables too (open files, in-memory inodes, none locked,
+ * pipes, busy buffers: kstat counts them), the shell (pid 1) alive.  The kernel's page and fork policies, which
  * any process may set, are put back after each worker.  Each prints a PASS or FAIL line; SUMMARY last (docs/protocol.md).
  */
 #include "test.h"
@@ -428,6 +429,12 @@ int main(int argc, char **argv)
            "by the watchdog %d; %d names left in /) in %u ms\n", (unsigned)seed, ncalls,
            workers, (unsigned)hash, ended[0], ended[1], ended[2], strays,
            (unsigned)((t1 - t0) / 1000000));
+    printf("fuzz: before -> after: processes %u -> %u, free pages %u -> %u, free blocks %u -> %u, "
+           "files+dirs %u -> %u, open files %u -> %u, inodes held %u -> %u (locked %u), "
+           "pipes %u -> %u, busy buffers %u -> %u\n", k0.nproc, k1.nproc, k0.free_pages,
+           k1.free_pages, fs0.free_blocks, fs1.free_blocks, fs0.files + fs0.dirs,
+           fs1.files + fs1.dirs, k0.files_open, k1.files_open, k0.inodes_held, k1.inodes_held,
+           k1.inodes_locked, k0.pipes_open, k1.pipes_open, k0.bufs_busy, k1.bufs_busy);
     test_check("no_process_left", k1.nproc == k0.nproc, "processes %u before, %u after",
                k0.nproc, k1.nproc);
     test_check("fsck_clean", fs1.problems == 0, "%u problems", fs1.problems);
@@ -438,6 +445,17 @@ int main(int argc, char **argv)
                fs1.dirs);
     test_check("pages_back", k1.free_pages == k0.free_pages, "free pages %u before, %u after",
                k0.free_pages, k1.free_pages);
+    /* What the kernel holds in its tables: with every worker gone, back
+     * where it was (the parent and the shell hold what they held). */
+    test_check("files_back", k1.files_open == k0.files_open,
+               "open-file entries %u before, %u after", k0.files_open, k1.files_open);
+    test_check("incore_inodes_back", k1.inodes_held == k0.inodes_held && k1.inodes_locked == 0,
+               "inodes held %u before, %u after (%u locked)", k0.inodes_held, k1.inodes_held,
+               k1.inodes_locked);
+    test_check("pipes_back", k1.pipes_open == k0.pipes_open, "pipes %u before, %u after",
+               k0.pipes_open, k1.pipes_open);
+    test_check("buffers_back", k1.bufs_busy == k0.bufs_busy, "busy buffers %u before, %u after",
+               k0.bufs_busy, k1.bufs_busy);
     test_check("shell_alive", kill(1) < 0 && errno == EPERM, "kill(1): errno %d", errno);
     return test_summary();
 }

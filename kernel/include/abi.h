@@ -58,6 +58,15 @@ struct kstat {
     unsigned int sync_writes;   /* ... of those, written while a process in a
                                  * system call waited (not by the flusher)    */
     unsigned int dev_model_us;  /* disk time the latency model charged, in us */
+    /* What the kernel holds now, counted when kstat is called: a system
+     * call that returns must give back what it took, so these come back
+     * to where they were once the processes that hold things are gone
+     * (the fuzzer checks it, guests/bin/fuzz.c). */
+    unsigned int files_open;    /* open-file table entries in use             */
+    unsigned int inodes_held;   /* in-memory inodes referenced (ref > 0)      */
+    unsigned int inodes_locked; /* ... of those, locked (busy)                */
+    unsigned int pipes_open;    /* pipes with an end open                     */
+    unsigned int bufs_busy;     /* buffer-cache blocks held (busy)            */
 };
 
 /* stat() and fstat(). */

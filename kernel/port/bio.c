@@ -123,6 +123,15 @@ uintptr bcache_init(uintptr start, uintptr end)
 uint32 bcache_size(void) { return nbufs; }
 uint32 bcache_max(void)  { return BCACHE_MAX; }
 
+/* kstat's count of the buffers held (busy) now. */
+uint32 bcache_busy(void)
+{
+    uint32 n = 0;
+    for (uint32 i = 0; i < nbufs; i++)
+        n += pool[i].busy != 0;
+    return n;
+}
+
 /* Change the number of buffers in use.  Everything dirty is written first;
  * then the cache starts empty. */
 int bcache_resize(uint32 n)

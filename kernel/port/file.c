@@ -24,6 +24,15 @@ struct file *file_alloc(const struct fileops *ops, void *obj, int readable, int 
     return 0;
 }
 
+/* kstat's count of the entries in use. */
+uint32 files_in_use(void)
+{
+    uint32 n = 0;
+    for (struct file *f = ftable; f < &ftable[NFILE]; f++)
+        n += f->ref > 0;
+    return n;
+}
+
 struct file *file_dup(struct file *f)
 {
     f->ref++;

@@ -1,6 +1,7 @@
 """The system-call fuzzer (guests/bin/fuzz.c) on the real kernel, every ISA:
 a short seeded run leaves no panic, no hang, no process, no block, inode or
-page behind, fsck clean and the shell alive (docs/protection.md, "The
+page behind, no open file, in-memory inode, pipe or busy buffer in the
+kernel's tables, fsck clean and the shell alive (docs/protection.md, "The
 fuzzer"); the same seed makes the same calls (the hash it prints)."""
 
 import re
@@ -21,7 +22,8 @@ def test_fuzz_short_run_keeps_the_kernel_whole(test_guest):
     assert run.problems() == [], "\n".join(run.lines[-20:])
     assert {t.name for t in run.passes} >= {
         "fuzz.no_process_left", "fuzz.fsck_clean", "fuzz.blocks_back", "fuzz.inodes_back",
-        "fuzz.pages_back", "fuzz.shell_alive"}
+        "fuzz.pages_back", "fuzz.files_back", "fuzz.incore_inodes_back", "fuzz.pipes_back",
+        "fuzz.buffers_back", "fuzz.shell_alive"}
     first = [m for m in map(LINE.match, run.lines) if m]
     assert first and first[0].group(1, 2) == (str(SEED), str(CALLS))
     again = checks.run_check(test_guest, f"fuzz -s {SEED} -n 200", timeout=TIMEOUT)
