@@ -41,7 +41,8 @@
 #define DIR         "/tmp/fuzz"
 #define WATCHDOG_US 300000             /* a worker's time, guest time */
 #define NOPID       999999             /* a pid that cannot exist */
-#define ALIVE_FD    (NOFILE - 1)       /* the worker's end of its pipe: never fuzzed */
+#define ALIVE_FD    (NOFILE - 1)       /* the worker's end of its pipe: not an fd the
+                                        * fuzzer picks (a length may name it: run_worker) */
 
 /* ---------------------------------------------------------------- generator */
 
@@ -227,7 +228,18 @@ static void worker(int index, int end, int alive_fd)
 /* Run calls index.. in a worker, the parent its watchdog: a worker that
  * makes no progress for WATCHDOG_US is killed.  Returns the number of the
  * last call it began (index - 1: none); *how what ended it: 0 it finished
- * or exited, 1 killed by a fault of its own (or by itself), 2 by the watchdog. */
+ * or exited, 1 killed by a fault of its own (or by itself), 2 by the
+ * watchdog, 3 it broke its heartbeat.
+ *
+ * The heartbeat is the worker's to break: its pipe is one of its fds, and a
+ * fuzzed call may write any bytes into it, close it or put another file in
+ * its place (an fd of 31 is one length in 256).  So the parent believes
+ * only the numbers it expects, index, index + 1, ... in order; anything
+ * else ends the worker (seed 2 on m68k read a written buffer as a call's
+ * number and skipped to the end: 85 workers for "1,000,000" calls).  And
+ * the end of the pipe is not the end of the worker: the parent kills it
+ * (ESRCH if it is gone) before it waits, or a worker that closed its pipe
+ * and then blocked would hang the run in wait(). */
 static int run_worker(int index, int end, int *how)
 {
     int p[2];
@@ -243,27 +255,43 @@ static int run_worker(int index, int end, int *how)
         close(p[0]);
         return -2;
     }
-    int last = index - 1, watchdog = 0, got[64];
-    for (;;) {
+    int last = index - 1, watchdog = 0, broke = 0, have = 0;
+    unsigned char got[256];
+    while (!watchdog && !broke) {
         fd_set rd;
         FD_ZERO(&rd);
         FD_SET(p[0], &rd);
         struct timeval tv = { 0, WATCHDOG_US };
         if (select(p[0] + 1, &rd, 0, 0, &tv) == 0) {
             watchdog = 1;
-            kill(pid);
             break;
         }
-        int n = read(p[0], got, sizeof got);
+        int n = read(p[0], got + have, sizeof got - have);
         if (n <= 0)
-            break;                      /* it is gone */
-        last = got[n / (int)sizeof got[0] - 1];
+            break;                      /* it is gone, or closed its end */
+        have += n;
+        int used = 0;
+        for (; have - used >= (int)sizeof(int); used += sizeof(int)) {
+            int next;
+            memcpy(&next, got + used, sizeof next);
+            if (next != last + 1 || next >= end) {
+                broke = 1;
+                break;
+            }
+            last = next;
+        }
+        memmove(got, got + used, have - used);
+        have -= used;
     }
+    /* Alive with its pipe ended: it closed its end (or put another file
+     * there).  Gone already: ESRCH, a zombie until the wait. */
+    if (kill(pid) == 0 && !watchdog)
+        broke = 1;
     close(p[0]);
     int status = 0, w;
     while ((w = wait(&status)) != pid && w >= 0)
         ;
-    *how = watchdog ? 2 : status == WSTATUS_KILLED ? 1 : 0;
+    *how = watchdog ? 2 : broke ? 3 : status == WSTATUS_KILLED ? 1 : 0;
     return last;
 }
 
@@ -379,7 +407,7 @@ int main(int argc, char **argv)
     struct kstat k0;
     kstat(&k0);
 
-    int ended[3] = { 0, 0, 0 }, workers = 0, index = 0;
+    int ended[4] = { 0, 0, 0, 0 }, workers = 0, index = 0;
     uint64_t t0, t1;
     uptime(&t0);
     rng = seed ? seed : 1;
@@ -426,8 +454,9 @@ int main(int argc, char **argv)
     struct kstat k1;
     kstat(&k1);
     printf("fuzz: seed=%u calls=%d workers=%d hash=%08x (finished %d, killed by a fault %d, "
-           "by the watchdog %d; %d names left in /) in %u ms\n", (unsigned)seed, ncalls,
-           workers, (unsigned)hash, ended[0], ended[1], ended[2], strays,
+           "by the watchdog %d, broke its heartbeat %d; %d names left in /) in %u ms\n",
+           (unsigned)seed, ncalls, workers, (unsigned)hash, ended[0], ended[1], ended[2],
+           ended[3], strays,
            (unsigned)((t1 - t0) / 1000000));
     printf("fuzz: before -> after: processes %u -> %u, free pages %u -> %u, free blocks %u -> %u, "
            "files+dirs %u -> %u, open files %u -> %u, inodes held %u -> %u (locked %u), "
