@@ -22,11 +22,15 @@
  * run).  Pids and groups it is given are its own, its child's, or ones
  * that cannot exist, never any other number: the parent is in its session,
  * so a kill() of it would succeed (docs/protection.md).  The parent
- * is the watchdog: the worker writes each call's number to a pipe before
- * making it, and one silent for WATCHDOG_US is killed; a worker killed by the watchdog (it was
- * blocked in a read of its own pipe, say) or by a fault of its own (it
- * shrank its heap below its code, say) is not a finding: only the kernel's
- * misbehaviour is, and the harness sees that as a panic or a hang.
+ * is the watchdog and the judge: the worker writes each call (number and
+ * arguments) to a pipe before making it, one silent for WATCHDOG_US is
+ * killed, and one whose call is not the sequence's next (its calls can
+ * overwrite its own memory) is killed and the call made again by the
+ * next worker, so the calls counted are the sequence's.  A worker killed
+ * by the watchdog (it was blocked in a read of its own pipe, say), by a
+ * fault of its own (it shrank its heap below its code, say) or for
+ * straying is not a finding: only the kernel's misbehaviour is, and the
+ * harness sees that as a panic or a hang.
  *
  * The checks, after all calls: no child left (the process count is back
  * where it started), fsck clean, the free blocks and inodes back where they
@@ -113,7 +117,7 @@ static const char *paths[] = {
     DIR "/d/..", DIR "/d/e/../../b", DIR "//a", DIR "/a_name_longer_than_twenty_seven",
     "", "/tmp/fuzz/no/such/dir",
 };
-static int self, child = NOPID;
+static int child = NOPID;               /* the worker's last child */
 static uint32_t heap_end;              /* sbrk(0) when the workers start */
 
 static uint32_t pointer(void)
@@ -146,15 +150,38 @@ static uint32_t integer(void)
     return pick(2) ? fixed[pick(sizeof fixed / sizeof fixed[0])] : next();
 }
 
+/* A pid argument is generated as a slot of this table, and becomes the
+ * pid only in the worker that makes the call (its own pid, its child's):
+ * the parent, which checks each call against its own copy of the
+ * sequence, sees the slot.  The worker's memory is not to be trusted (a
+ * read may have overwritten `child`), so its pids are asked of the
+ * kernel: its own from getpid(), the child only if it is in the worker's
+ * group, which the parent is not. */
+#define NPIDSLOTS 7
+static int pid_of(uint32_t slot)
+{
+    switch (slot) {
+    case 0:  return 0;
+    case 1:  return -1;
+    case 2:  return getpid();
+    case 3:  return getpgid(child) == getpid() ? child : NOPID;
+    case 5:  return 0x7fffffff;
+    case 6:  return (int)0x80000000;
+    default: return NOPID;
+    }
+}
+
 /* One argument of the given kind; one time in four, of any kind, whatever
- * the call wants.  Not for a pid: any number but the worker's own pids
- * could name the parent, which is in the worker's session, so kill() may
- * reach it (docs/protection.md) and the run would end there (seed 1 on
- * riscv killed its parent, pid 3, with an 'n' given to kill). */
-static uint32_t arg(char kind)
+ * the call wants; *pid set if it is a pid slot.  Not for a pid: any number
+ * but the worker's own pids could name the parent, which is in the
+ * worker's session, so kill() may reach it (docs/protection.md) and the
+ * run would end there (seed 1 on riscv killed its parent, pid 3, with an
+ * 'n' given to kill). */
+static uint32_t arg(char kind, int *pid)
 {
     if (kind != 'k' && pick(4) == 0)
         kind = "pbnfkoi"[pick(7)];
+    *pid = kind == 'k';
     switch (kind) {
     case 'p': return pick(5) ? (uint32_t)(uintptr_t)paths[pick(sizeof paths / sizeof paths[0])]
                              : pointer();
@@ -165,10 +192,7 @@ static uint32_t arg(char kind)
                                    1000, (int)0x80000000 };   /* not ALIVE_FD */
         return (uint32_t)fds[pick(sizeof fds / sizeof fds[0])];
     }
-    case 'k': {
-        const int pids[] = { 0, -1, self, child, NOPID, 0x7fffffff, (int)0x80000000 };
-        return (uint32_t)pids[pick(sizeof pids / sizeof pids[0])];
-    }
+    case 'k': return pick(NPIDSLOTS);
     case 'o': return pick(2) ? pick(8) | (pick(2) ? O_CREAT : 0) | (pick(4) ? 0 : O_TRUNC)
                              : integer();
     case 's': return pick(4) ? pick(2000) : pick(20000);   /* microseconds, no hang */
@@ -177,17 +201,24 @@ static uint32_t arg(char kind)
 }
 
 struct gen {
-    int call;
+    int32_t index;                      /* its number in the sequence */
+    int32_t call;
     uint32_t a[5];
+    uint32_t pids;                      /* bit i: a[i] is a pid slot */
 };
 
-/* The next call of the sequence. */
-static void generate(struct gen *g)
+/* The next call of the sequence, number index. */
+static void generate(struct gen *g, int index)
 {
+    g->index = index;
     g->call = (int)pick(NCALLS);
+    g->pids = 0;
     const char *s = shape(calls[g->call].num);
-    for (int i = 0; i < 5; i++)
-        g->a[i] = s[i] ? arg(s[i]) : (pick(8) ? 0 : integer());
+    for (int i = 0; i < 5; i++) {
+        int pid = 0;
+        g->a[i] = s[i] ? arg(s[i], &pid) : (pick(8) ? 0 : integer());
+        g->pids |= (uint32_t)pid << i;
+    }
     hash_word((uint32_t)calls[g->call].num);
     for (int i = 0; i < 5; i++)
         hash_word(g->a[i]);
@@ -196,9 +227,10 @@ static void generate(struct gen *g)
 /* ---------------------------------------------------------------- worker */
 
 /* Make calls from the generator's state (the parent's, inherited), the
- * first numbered `index`, up to `end`.  Before each, tell the parent its
- * number: that is the worker's heartbeat, and where the next worker goes
- * on if this one ends. */
+ * first numbered `index`, up to `end`.  Before each, tell the parent which
+ * (the whole struct gen): that is the worker's heartbeat, the parent's
+ * proof that the worker still makes the calls of the sequence, and where
+ * the next worker goes on if this one ends. */
 static void worker(int index, int end, int alive_fd)
 {
     droppriv();
@@ -208,13 +240,14 @@ static void worker(int index, int end, int alive_fd)
         close(fd);
     if (chdir(DIR) < 0)
         exit(0);                        /* no call begun: the parent stops the run */
-    self = getpid();
     for (; index < end; index++) {
         struct gen g;
-        generate(&g);
-        write(ALIVE_FD, &index, sizeof index);
-        long r = calls[g.call].fn((long)g.a[0], (long)g.a[1], (long)g.a[2], (long)g.a[3],
-                                  (long)g.a[4]);
+        generate(&g, index);
+        write(ALIVE_FD, &g, sizeof g);
+        long a[5];
+        for (int i = 0; i < 5; i++)
+            a[i] = (g.pids >> i & 1) ? pid_of(g.a[i]) : (long)g.a[i];
+        long r = calls[g.call].fn(a[0], a[1], a[2], a[3], a[4]);
         if (calls[g.call].num == SYS_fork) {
             if (r == 0)
                 exit(0);                /* the new child: gone at once */
@@ -229,17 +262,20 @@ static void worker(int index, int end, int alive_fd)
  * makes no progress for WATCHDOG_US is killed.  Returns the number of the
  * last call it began (index - 1: none); *how what ended it: 0 it finished
  * or exited, 1 killed by a fault of its own (or by itself), 2 by the
- * watchdog, 3 it broke its heartbeat.
+ * watchdog, 3 it strayed from the sequence.  The parent's generator (and
+ * the hash) ends just after that call, where the next worker begins.
  *
- * The heartbeat is the worker's to break: its pipe is one of its fds, and a
- * fuzzed call may write any bytes into it, close it or put another file in
- * its place (an fd of 31 is one length in 256).  So the parent believes
- * only the numbers it expects, index, index + 1, ... in order; anything
- * else ends the worker (seed 2 on m68k read a written buffer as a call's
- * number and skipped to the end: 85 workers for "1,000,000" calls).  And
- * the end of the pipe is not the end of the worker: the parent kills it
- * (ESRCH if it is gone) before it waits, or a worker that closed its pipe
- * and then blocked would hang the run in wait(). */
+ * A worker is not to be believed: its calls may write any bytes anywhere
+ * in its own memory (its generator, its stack, the registers saved there),
+ * into its pipe, or close it.  Seed 2 on m68k had one worker go on for
+ * 977,000 "calls" in a few seconds, never calling exit, while the parent
+ * counted them as the sequence's.  So the parent generates the sequence
+ * itself and takes a worker's record only if it is the very next call,
+ * index, arguments and all; anything else ends the worker, and the call
+ * is made again by the next one.  And the end of the pipe is not the end
+ * of the worker: the parent kills it (ESRCH if it is gone) before it
+ * waits, or a worker that closed its pipe and then blocked would hang the
+ * run in wait(). */
 static int run_worker(int index, int end, int *how)
 {
     int p[2];
@@ -256,7 +292,7 @@ static int run_worker(int index, int end, int *how)
         return -2;
     }
     int last = index - 1, watchdog = 0, broke = 0, have = 0;
-    unsigned char got[256];
+    unsigned char got[16 * sizeof(struct gen)];
     while (!watchdog && !broke) {
         fd_set rd;
         FD_ZERO(&rd);
@@ -271,14 +307,18 @@ static int run_worker(int index, int end, int *how)
             break;                      /* it is gone, or closed its end */
         have += n;
         int used = 0;
-        for (; have - used >= (int)sizeof(int); used += sizeof(int)) {
-            int next;
-            memcpy(&next, got + used, sizeof next);
-            if (next != last + 1 || next >= end) {
+        for (; have - used >= (int)sizeof(struct gen); used += sizeof(struct gen)) {
+            struct gen said, want;
+            uint32_t at = rng, h = hash;
+            memcpy(&said, got + used, sizeof said);
+            generate(&want, last + 1);
+            if (last + 1 >= end || memcmp(&said, &want, sizeof want) != 0) {
+                rng = at;               /* that call is the next worker's */
+                hash = h;
                 broke = 1;
                 break;
             }
-            last = next;
+            last++;
         }
         memmove(got, got + used, have - used);
         have -= used;
@@ -414,7 +454,6 @@ int main(int argc, char **argv)
     setup_dir();
     while (index < ncalls) {
         /* The worker inherits the generator here, at call `index`. */
-        uint32_t at = rng, h = hash;
         ensure_dir();
         int how = 0, last = run_worker(index, ncalls, &how);
         if (last < -1) {
@@ -432,14 +471,7 @@ int main(int argc, char **argv)
         fsctl(FSCTL_PAGEPOLICY, (void *)(long)paging);
         fsctl(FSCTL_PAGEPOLICY, (void *)(long)forking);
         fsctl(FSCTL_PAGEPOLICY, (void *)(long)pages_policy);
-        /* The parent steps its generator (and the hash) over the calls the
-         * worker made, the last one too, and the next worker starts after it. */
-        rng = at;
-        hash = h;
-        for (; index <= last; index++) {
-            struct gen g;
-            generate(&g);
-        }
+        index = last + 1;               /* the generator is there already */
         if (workers % 64 == 0)
             setup_dir();
     }
@@ -454,7 +486,7 @@ int main(int argc, char **argv)
     struct kstat k1;
     kstat(&k1);
     printf("fuzz: seed=%u calls=%d workers=%d hash=%08x (finished %d, killed by a fault %d, "
-           "by the watchdog %d, broke its heartbeat %d; %d names left in /) in %u ms\n",
+           "by the watchdog %d, strayed %d; %d names left in /) in %u ms\n",
            (unsigned)seed, ncalls, workers, (unsigned)hash, ended[0], ended[1], ended[2],
            ended[3], strays,
            (unsigned)((t1 - t0) / 1000000));
