@@ -205,6 +205,24 @@ int main(void)
         test_fail("read_into_fresh_heap", "sbrk or pipe: %s", strerror(errno));
     }
 
+    /* The program's own code is mapped, but not writable: a call that
+     * writes user memory must not write it (EFAULT), as the process's own
+     * store would fault.  (The fuzzer's workers do this all the time; their
+     * code is what lets the parent trust them, guests/bin/fuzz.c.) */
+    {
+        uint8_t *code = (uint8_t *)(uintptr_t)heap_end, before[32];
+        memcpy(before, code, sizeof before);
+        full_pipe(q);
+        int r = read(q[0], code, 32);
+        test_check("read_into_code", r < 0 && errno == EFAULT && memcmp(code, before, 32) == 0,
+                   "read returned %d (%s), code %s", r, r < 0 ? strerror(errno) : "",
+                   memcmp(code, before, 32) ? "changed" : "unchanged");
+        close(q[0]);
+        close(q[1]);
+        test_errno("uptime_into_code", uptime((uint64_t *)code), EFAULT);
+        test_check("uptime_into_code_unchanged", memcmp(code, before, 32) == 0, "code changed");
+    }
+
     test_pass("survived");
     return test_summary();
 }
