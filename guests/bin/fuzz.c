@@ -36,8 +36,10 @@
  * where it started), fsck clean, the free blocks and inodes back where they
  * started once /tmp/fuzz is gone, the free pages back where they started,
  * and the kernel's tables too (open files, in-memory inodes, none locked,
- * pipes, busy buffers: kstat counts them), the shell (pid 1) alive.  The kernel's page and fork policies, which
- * any process may set, are put back after each worker.  Each prints a PASS or FAIL line; SUMMARY last (docs/protocol.md).
+ * pipes, busy buffers: fsctl(FSCTL_TABLES) counts them), the shell (pid 1)
+ * alive.  Each prints a PASS or FAIL line; SUMMARY last (docs/protocol.md).
+ * The kernel's page and fork policies are put back after each worker
+ * (setting them takes privilege, which a worker gives up: a second guard).
  */
 #include "test.h"
 #include "fsutil.h"
@@ -445,7 +447,9 @@ int main(int argc, char **argv)
     }
     struct fsckinfo fs0 = fsck_info();
     struct kstat k0;
+    struct ktables kt0, kt1;
     kstat(&k0);
+    fsctl(FSCTL_TABLES, &kt0);
 
     int ended[4] = { 0, 0, 0, 0 }, workers = 0, index = 0;
     uint64_t t0, t1;
@@ -466,8 +470,8 @@ int main(int argc, char **argv)
         }
         workers++;
         ended[how]++;
-        /* A worker may turn the kernel's page and fork policies (any
-         * process may): put them back. */
+        /* The kernel's page and fork policies as they were (a worker
+         * cannot change them without privilege: a second guard). */
         fsctl(FSCTL_PAGEPOLICY, (void *)(long)paging);
         fsctl(FSCTL_PAGEPOLICY, (void *)(long)forking);
         fsctl(FSCTL_PAGEPOLICY, (void *)(long)pages_policy);
@@ -485,6 +489,7 @@ int main(int argc, char **argv)
     struct fsckinfo fs1 = fsck_info();
     struct kstat k1;
     kstat(&k1);
+    fsctl(FSCTL_TABLES, &kt1);
     printf("fuzz: seed=%u calls=%d workers=%d hash=%08x (finished %d, killed by a fault %d, "
            "by the watchdog %d, strayed %d; %d names left in /) in %u ms\n",
            (unsigned)seed, ncalls, workers, (unsigned)hash, ended[0], ended[1], ended[2],
@@ -494,8 +499,8 @@ int main(int argc, char **argv)
            "files+dirs %u -> %u, open files %u -> %u, inodes held %u -> %u (locked %u), "
            "pipes %u -> %u, busy buffers %u -> %u\n", k0.nproc, k1.nproc, k0.free_pages,
            k1.free_pages, fs0.free_blocks, fs1.free_blocks, fs0.files + fs0.dirs,
-           fs1.files + fs1.dirs, k0.files_open, k1.files_open, k0.inodes_held, k1.inodes_held,
-           k1.inodes_locked, k0.pipes_open, k1.pipes_open, k0.bufs_busy, k1.bufs_busy);
+           fs1.files + fs1.dirs, kt0.files_open, kt1.files_open, kt0.inodes_held, kt1.inodes_held,
+           kt1.inodes_locked, kt0.pipes_open, kt1.pipes_open, kt0.bufs_busy, kt1.bufs_busy);
     test_check("no_process_left", k1.nproc == k0.nproc, "processes %u before, %u after",
                k0.nproc, k1.nproc);
     test_check("fsck_clean", fs1.problems == 0, "%u problems", fs1.problems);
@@ -508,15 +513,15 @@ int main(int argc, char **argv)
                k0.free_pages, k1.free_pages);
     /* What the kernel holds in its tables: with every worker gone, back
      * where it was (the parent and the shell hold what they held). */
-    test_check("files_back", k1.files_open == k0.files_open,
-               "open-file entries %u before, %u after", k0.files_open, k1.files_open);
-    test_check("incore_inodes_back", k1.inodes_held == k0.inodes_held && k1.inodes_locked == 0,
-               "inodes held %u before, %u after (%u locked)", k0.inodes_held, k1.inodes_held,
-               k1.inodes_locked);
-    test_check("pipes_back", k1.pipes_open == k0.pipes_open, "pipes %u before, %u after",
-               k0.pipes_open, k1.pipes_open);
-    test_check("buffers_back", k1.bufs_busy == k0.bufs_busy, "busy buffers %u before, %u after",
-               k0.bufs_busy, k1.bufs_busy);
+    test_check("files_back", kt1.files_open == kt0.files_open,
+               "open-file entries %u before, %u after", kt0.files_open, kt1.files_open);
+    test_check("incore_inodes_back", kt1.inodes_held == kt0.inodes_held && kt1.inodes_locked == 0,
+               "inodes held %u before, %u after (%u locked)", kt0.inodes_held, kt1.inodes_held,
+               kt1.inodes_locked);
+    test_check("pipes_back", kt1.pipes_open == kt0.pipes_open, "pipes %u before, %u after",
+               kt0.pipes_open, kt1.pipes_open);
+    test_check("buffers_back", kt1.bufs_busy == kt0.bufs_busy, "busy buffers %u before, %u after",
+               kt0.bufs_busy, kt1.bufs_busy);
     test_check("shell_alive", kill(1) < 0 && errno == EPERM, "kill(1): errno %d", errno);
     return test_summary();
 }

@@ -58,15 +58,6 @@ struct kstat {
     unsigned int sync_writes;   /* ... of those, written while a process in a
                                  * system call waited (not by the flusher)    */
     unsigned int dev_model_us;  /* disk time the latency model charged, in us */
-    /* What the kernel holds now, counted when kstat is called: a system
-     * call that returns must give back what it took, so these come back
-     * to where they were once the processes that hold things are gone
-     * (the fuzzer checks it, guests/bin/fuzz.c). */
-    unsigned int files_open;    /* open-file table entries in use             */
-    unsigned int inodes_held;   /* in-memory inodes referenced (ref > 0)      */
-    unsigned int inodes_locked; /* ... of those, locked (busy)                */
-    unsigned int pipes_open;    /* pipes with an end open                     */
-    unsigned int bufs_busy;     /* buffer-cache blocks held (busy)            */
 };
 
 /* stat() and fstat(). */
@@ -110,6 +101,9 @@ struct dirent {
 #define FSCTL_REPAIR  6         /* as FSCTL_FSCK, then repair what it can
                                  * (fsck -y): returns, and fills in, the
                                  * problems left                              */
+#define FSCTL_TABLES  7         /* arg: struct ktables * to fill (counted now:
+                                 * a walk of the tables, so not in kstat,
+                                 * which the benchmarks call)                 */
 
 /* Page-allocation policies (kernel/port/kalloc.c). */
 #define PAGES_LIST      0       /* the free list's head (the default)        */
@@ -168,6 +162,19 @@ struct fsckinfo {
     unsigned int free_blocks;       /* data blocks free                       */
     unsigned int repairs;           /* FSCTL_REPAIR: blocks it changed         */
 };
+
+/* FSCTL_TABLES: what the kernel holds now.  A system call that returns
+ * must give back what it took, so these come back to where they were once
+ * the processes that hold things are gone (the fuzzer checks it,
+ * guests/bin/fuzz.c). */
+struct ktables {
+    unsigned int files_open;        /* open-file table entries in use         */
+    unsigned int inodes_held;       /* in-memory inodes referenced (ref > 0)  */
+    unsigned int inodes_locked;     /* ... of those, locked (busy)            */
+    unsigned int pipes_open;        /* pipes with an end open                 */
+    unsigned int bufs_busy;         /* buffer-cache blocks held (busy)        */
+};
+
 
 /* Sockets (kernel/port/net/socket.c, docs/network.md): BSD's, for IPv4.
  * Ports and addresses in a sockaddr_in are in network byte order

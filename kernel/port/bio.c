@@ -123,7 +123,7 @@ uintptr bcache_init(uintptr start, uintptr end)
 uint32 bcache_size(void) { return nbufs; }
 uint32 bcache_max(void)  { return BCACHE_MAX; }
 
-/* kstat's count of the buffers held (busy) now. */
+/* FSCTL_TABLES' count of the buffers held (busy) now. */
 uint32 bcache_busy(void)
 {
     uint32 n = 0;

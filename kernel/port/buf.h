@@ -67,7 +67,7 @@ struct buf *bdirty_oldest(void);           /* head of the dirty list, or 0     *
 struct buf *bdirty_next(struct buf *b);    /* the one after b (0: the head)    */
 int    bcache_resize(uint32 nbufs);        /* 0, -EINVAL or -EBUSY             */
 uint32 bcache_size(void);
-uint32 bcache_busy(void);                  /* kstat: buffers held now */
+uint32 bcache_busy(void);                  /* FSCTL_TABLES: buffers held now */
 uint32 bcache_max(void);
 
 /* writeback.c: write policies, sync, and the flusher. */

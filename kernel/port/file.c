@@ -24,7 +24,7 @@ struct file *file_alloc(const struct fileops *ops, void *obj, int readable, int 
     return 0;
 }
 
-/* kstat's count of the entries in use. */
+/* FSCTL_TABLES' count of the entries in use. */
 uint32 files_in_use(void)
 {
     uint32 n = 0;

@@ -36,8 +36,8 @@ struct file *fd_get(int fd);           /* 0 if fd is not open */
 
 /* pipe.c */
 int   pipe_create(struct file **rd, struct file **wr);
-uint32 pipes_in_use(void);             /* kstat */
-uint32 files_in_use(void);             /* file.c, kstat */
+uint32 pipes_in_use(void);             /* FSCTL_TABLES */
+uint32 files_in_use(void);             /* file.c, FSCTL_TABLES */
 
 /* select.c: wake processes sleeping in select() when some file might have
  * become ready.  Every pipe operation calls this, so it costs nothing

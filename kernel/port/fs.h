@@ -49,7 +49,7 @@ void   iunlockput(struct inode *ip);
 int    ialloc(uint16 type, uint16 nlink, struct inode **ipp);  /* locked, or -errno */
 void   iupdate(struct inode *ip, int wclass);
 void   inodes_reload(void);                  /* fsck -y changed the disk's inodes */
-uint32 inodes_held(uint32 *locked);         /* kstat: entries with ref > 0, and locked */
+uint32 inodes_held(uint32 *locked);         /* FSCTL_TABLES: entries with ref > 0, and locked */
 void   itrunc(struct inode *ip, int wclass);   /* free its blocks; writes the inode first */
 uint32 iblock(struct inode *ip, uint32 fileblock);   /* 0: a hole */
 int    readi(struct inode *ip, int user, uintptr dst, uint32 off, uint32 n);

@@ -401,7 +401,7 @@ void inodes_reload(void)
     ifree_hint = 1;
 }
 
-/* kstat's counts: the entries somebody references, and of those the ones
+/* FSCTL_TABLES' counts: the entries somebody references, and of those the ones
  * locked (between system calls, none should be). */
 uint32 inodes_held(uint32 *locked)
 {

@@ -117,7 +117,7 @@ static const struct fileops pipe_ops = {
     .close = pipe_close,
 };
 
-/* kstat's count: a pipe is in use while it has its page. */
+/* FSCTL_TABLES' count: a pipe is in use while it has its page. */
 uint32 pipes_in_use(void)
 {
     uint32 n = 0;

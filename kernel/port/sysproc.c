@@ -5,8 +5,6 @@
 #include "kernel.h"
 #include "proc.h"
 #include "buf.h"
-#include "file.h"
-#include "fs.h"
 
 int32 sys_exit(const uint32 *arg)
 {
@@ -74,10 +72,6 @@ int32 sys_kstat(const uint32 *arg)
 {
     kstats.free_pages = kalloc_free_pages();
     kstats.total_pages = kalloc_total_pages();
-    kstats.files_open = files_in_use();
-    kstats.inodes_held = inodes_held(&kstats.inodes_locked);
-    kstats.pipes_open = pipes_in_use();
-    kstats.bufs_busy = bcache_busy();
     return copyout(arg[0], &kstats, sizeof kstats);
 }
 
