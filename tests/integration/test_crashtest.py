@@ -98,7 +98,7 @@ def test_rename_keeps_a_whole_file_under_its_name(machine, tmp_path):
     assert row["name_missing"] == "0" and row["name_partial"] == "0", text
     judged = [p for p in row["points"] if p["name"]]
     assert len(judged) > 80 and all(p["name"] == "whole" for p in judged), text
-    assert "metadata" in text and "inconsistent" in text
+    assert "name gone" in text and "inconsistent" in text   # the legend names the columns
 
 
 def _image_offset(elf: Path) -> int:
