@@ -43,6 +43,7 @@
  */
 #include "test.h"
 #include "fsutil.h"
+#include "socket.h"
 
 #define DIR         "/tmp/fuzz"
 #define WATCHDOG_US 300000             /* a worker's time, guest time */
@@ -106,6 +107,12 @@ static const char *shape(int num)
     case SYS_sleep:                    return "s";
     case SYS_fsctl:                    return "ob";
     case SYS_exit:                     return "i";
+    case SYS_bind: case SYS_connect:   return "fbn";
+    case SYS_listen:                   return "fi";
+    case SYS_accept:                   return "fbb";
+    case SYS_sendto:                   return "fbnbn";
+    case SYS_recvfrom:                 return "fbnbb";
+    case SYS_netctl:                   return "ob";
     default:                           return "iiiii";
     }
 }

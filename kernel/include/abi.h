@@ -175,7 +175,6 @@ struct ktables {
     unsigned int bufs_busy;         /* buffer-cache blocks held (busy)        */
 };
 
-
 /* Sockets (kernel/port/net/socket.c, docs/network.md): BSD's, for IPv4.
  * Ports and addresses in a sockaddr_in are in network byte order
  * (big-endian), as in BSD: htons(), htonl() (user.h) convert. */
