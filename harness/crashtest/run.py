@@ -14,9 +14,8 @@ from pathlib import Path
 from ..errors import BenchmarkError, SetupError
 from ..guest import machines
 from ..guest.elfsyms import Symbols
+from ..bench.suite import POLICIES      # the write policies, named once
 from ..model import modellog, profiles, runs
-
-POLICIES = ("sync", "delayed", "writethrough")
 
 # A metadata-heavy workload in the shell: directories and small files
 # made, grown and removed; what stays at the end is /tmp/m/d/f6.

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .. import ROOT
+from ..bench.suite import POLICIES
 from ..errors import SetupError
 from .sources import Source
 
@@ -356,7 +357,6 @@ def sweep(s: dict[str, Any]) -> list[str]:
 # ---------------------------------------------------------------- crash test
 
 CRASHTEST = Source("crashtest/crashtest.json", "make crashtest CRASH_POINTS=100000")
-POLICIES = ("sync", "delayed", "writethrough")
 
 
 def nbytes(n: int) -> str:
