@@ -23,7 +23,7 @@ def test_fuzz_short_run_keeps_the_kernel_whole(test_guest):
     assert {t.name for t in run.passes} >= {
         "fuzz.no_process_left", "fuzz.fsck_clean", "fuzz.blocks_back", "fuzz.inodes_back",
         "fuzz.pages_back", "fuzz.files_back", "fuzz.incore_inodes_back", "fuzz.pipes_back",
-        "fuzz.buffers_back", "fuzz.shell_alive"}
+        "fuzz.buffers_back", "fuzz.net_buffers_back", "fuzz.shell_alive"}
     first = [m for m in map(LINE.match, run.lines) if m]
     assert first and first[0].group(1, 2) == (str(SEED), str(CALLS))
     again = checks.run_check(test_guest, f"fuzz -s {SEED} -n 200", timeout=TIMEOUT)
