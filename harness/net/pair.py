@@ -10,7 +10,9 @@ hardware model, kept in step on modelled time through a shared file
 Each node's QEMU has the board's network card (the registry's `nic`) on a
 `-netdev dgram` whose other end is its model's socket (net_sock=), and a
 QMP socket for the model's barrier where an MMIO read cannot serve
-(hw-models/qemu/net.c).  The files live in a directory of the pair's own,
+(hw-models/qemu/net.c).  Our SIMH's DELQA is attached to the model's wire
+itself (`attach xq wire`: hw-models/simh/vax_ether.c, vax_wire.c), with no
+socket and no barrier.  The files live in a directory of the pair's own,
 removed at the end.  The stations' Ethernet and IPv4 addresses are those
 of harness/guest/netpair.py (the server is station 1: 10.0.0.1).
 
@@ -48,6 +50,9 @@ ROLES = {"a": "client", "b": "server"}
 TX_SYMBOL = "net_tx_kicked"
 IDLE_SYMBOL = "net_idle"
 CONSOLE_SYMBOL = "console_intr"
+# Our SIMH's XQ on the model's wire (hw-models/simh/vax_ether.c): the
+# registry's {transport}.
+SIMH_TRANSPORT = "wire"
 
 
 def none_as_model(hw: profiles.Profile, arch: str) -> profiles.Profile:
@@ -101,11 +106,12 @@ class Pair:
         self.logdir = logdir
         self.names = names
         self.schedule = flood.check() if flood else None
-        if not self.machine.nic or self.machine.net_barrier is None:
+        self.simh = self.machine.model == "simh"    # no barrier: SIMH is one thread
+        if not self.machine.nic or (self.machine.net_barrier is None and not self.simh):
             raise SetupError(f"arch {arch!r}: no network card driver and barrier register "
                              f"for two machines yet (harness/guest/machines.py: nic, "
                              f"net_barrier)")
-        if self.machine.model != "qemu-plugin":
+        if self.machine.model not in ("qemu-plugin", "simh"):
             raise SetupError(f"arch {arch!r}: the wire has no {self.machine.model} front end "
                              f"yet (docs/network.md)")
         self.model = hw if hw.model else none_as_model(hw, arch)
@@ -133,7 +139,9 @@ class Pair:
     def _net_args(self, node: str) -> tuple[list[str], list[str]]:
         """(the emulator's network arguments, the model's) for one node."""
         assert self.dir is not None and self.wire is not None
-        index, station = NODES[node]
+        if self.simh:
+            return self._simh_net_args(node)
+        station = NODES[node][1]
         qemu_sock = self.dir / f"{node}-qemu.sock"
         model_sock = self.dir / f"{node}-model.sock"
         qmp = self.dir / f"{node}-qmp.sock"
@@ -148,6 +156,24 @@ class Pair:
                "net_tx_pc": kernel_symbol(syms, TX_SYMBOL, elf),
                "net_idle_pc": kernel_symbol(syms, IDLE_SYMBOL, elf),
                "net_cons_pc": kernel_symbol(syms, CONSOLE_SYMBOL, elf)}
+        return emulator, self._model_args(node, run)
+
+    def _simh_net_args(self, node: str) -> tuple[list[str], list[str]]:
+        """Our SIMH's: the XQ's commands for its script (Emulator.argv's
+        nic), and the model's arguments: no sockets, no transmit hook (the
+        XQ sends from inside the guest's register write)."""
+        station = NODES[node][1]
+        nic = [c.format(mac=mac(station), transport=SIMH_TRANSPORT) for c in self.machine.nic]
+        elf = self.machine.elf_path()
+        syms = Symbols.load(elf)
+        run = {"net_idle_pc": kernel_symbol(syms, IDLE_SYMBOL, elf),
+               "net_cons_pc": kernel_symbol(syms, CONSOLE_SYMBOL, elf)}
+        return nic, self._model_args(node, run)
+
+    def _model_args(self, node: str, run: dict[str, Any]) -> list[str]:
+        """The wire's, the garbage's and the front end's `run` arguments."""
+        assert self.dir is not None and self.wire is not None
+        index, station = NODES[node]
         g = self.schedule
         if g and g.frames:
             flood = garbage.write(self.dir / f"{node}-garbage.bin", mac(station), g.frames,
@@ -157,8 +183,7 @@ class Pair:
                        garbage_every_ns=g.every_ns)
         # The [link]'s fields are the profile's, passed with the others
         # (modelargs.profile_args); these are the run's.
-        model = self.wire.model_args(index) + [modelargs.arg(k, v) for k, v in run.items()]
-        return emulator, model
+        return self.wire.model_args(index) + [modelargs.arg(k, v) for k, v in run.items()]
 
     def console_log(self, node: str) -> Path:
         return self.logdir / self.names[0].format(node=node)
@@ -170,13 +195,16 @@ class Pair:
     def start(self) -> None:
         """Start both emulators (boot() waits for their prompts)."""
         provenance.verify(self.machine, self.profile)
-        buildstamp.check(buildstamp.HWMODEL)          # the model runs under none too
+        if not self.simh:                             # (our SIMH carries its model)
+            buildstamp.check(buildstamp.HWMODEL)      # the model runs under none too
         self.dir = Path(tempfile.mkdtemp(prefix="ousterhout-pair-"))
         self.wire = Wire()
         for node in NODES:
             emulator, model = self._net_args(node)
-            argv = (self.machine.command(extra=emulator) +
-                    modelargs.emulator_args(self.model, self.machine, self.hw_log(node), model))
+            # QEMU's card is on its command line; SIMH's in its script.
+            argv = (self.machine.command(nic=tuple(emulator)) if self.simh
+                    else self.machine.command(extra=emulator))
+            argv += modelargs.emulator_args(self.model, self.machine, self.hw_log(node), model)
             index = NODES[node][0]
             g = self.machine.guest(argv, self.console_log(node),
                                    on_input=lambda n, i=index: self.wire.typed(i, n))
@@ -215,10 +243,11 @@ class Pair:
         that read one (compare), and each under "nodes"."""
         recs = {node: provenance.record(self.machine, self.profile, self.argv.get(node),
                                         self.overrides) for node in NODES}
-        plugin = buildstamp.check(buildstamp.HWMODEL)
+        plugin = None if self.simh else buildstamp.check(buildstamp.HWMODEL)
         for node, rec in recs.items():
-            rec["hwmodel_plugin"] = {"sources_sha256": plugin.sources_sha256,
-                                     "images": plugin.images}
+            if plugin is not None:
+                rec["hwmodel_plugin"] = {"sources_sha256": plugin.sources_sha256,
+                                         "images": plugin.images}
             rec["node"] = {"name": node, "role": ROLES[node], "address": self.address(node),
                            "wire_index": NODES[node][0]}
         return {**recs["a"], "nodes": recs}

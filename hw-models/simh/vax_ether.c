@@ -26,10 +26,27 @@
  *      arrives (which the XQ then takes), a key is typed, or the time has
  *      passed; the clock moves by the time waited.
  *
+ *   attach xq wire
+ *      The deterministic two-machine link (docs/network.md, "Two machines
+ *      in step"): frames go to and come from the hardware model's wire
+ *      (hw-models/core/wire.c), which the MODEL command's wire= opens
+ *      (after this attach: the harness's script has the XQ's commands
+ *      first).  A frame the XQ sends goes on the wire stamped with the
+ *      model's time (vax_wire.c); a frame the wire delivers, at its
+ *      modelled time, comes in through vax_ether_inject(), which hands it
+ *      to the XQ at once.  While the guest's receive list is stopped the
+ *      frames wait here, in the card's queue, and the XQ's service looks
+ *      again every WIRE_POLL instructions until they have all gone in.
+ *      No host time anywhere: the guest's idle goes through the wire's
+ *      idle rule (vax_wire.c), not vax_clock_skip.
+ *
  * What the DELQA does with a frame (its address filter, the receive list,
- * the interrupt) is SIMH's; this file only moves frames.  It applies the
- * filter the XQ sets (eth_filter: its setup frame's addresses, all
- * multicast, promiscuous), as the packet filter under pcap would.
+ * the interrupt) is SIMH's; this file only moves frames.  On dgram it
+ * applies the filter the XQ sets (eth_filter: its setup frame's
+ * addresses, all multicast, promiscuous), as the packet filter under pcap
+ * would.  On the wire it does not: the model counts every frame it
+ * delivers as one the guest's driver must take (wire_idle's `taken`), and
+ * our driver runs the card promiscuous anyway (kernel/arch/vax/delqa.c).
  *
  * Taking frames: the XQ's service (xq_svc, patched) reads one frame at a
  * time, and only when the last one went into the guest's receive list;
@@ -53,6 +70,8 @@
 #include <unistd.h>
 
 #define DGRAM_POLL   2000          /* instructions between looks at the socket */
+#define WIRE_POLL    200           /* ... at the wire's queue, while it holds frames */
+#define WIRE_QUEUE   256           /* frames the card holds for a stopped list */
 
 extern int32 trpirq;                            /* vax_cpu.c (SET_IRQL) */
 extern int32 eval_int (void);
@@ -61,6 +80,7 @@ uint32 (*vax_clock_skip) (uint32 ns) = NULL;    /* vax_sysdev.c calls it */
 static ETH_DEV *waiting_dev;                    /* the XQ's, for the skip */
 
 struct transport {
+    int wire;                      /* 1: the model's wire, 0: dgram       */
     int fd;                        /* dgram: our bound socket             */
     struct sockaddr_un remote;     /* ... where frames go                 */
     char local[sizeof(((struct sockaddr_un *) 0)->sun_path)];
@@ -148,6 +168,61 @@ while (waited < ns) {
 return waited < ns? (uint32) waited: ns;
 }
 
+/* ------------------------------------------------------------ wire */
+
+extern int vax_wire_send (const uint8 *frame, uint32 len);     /* vax_wire.c */
+
+static ETH_DEV *wire_dev;                       /* the XQ's, on the wire */
+static struct {
+    uint32 len;
+    uint8 data[ETH_FRAME_SIZE];
+} wire_queue[WIRE_QUEUE];
+static uint32 wq_head, wq_tail;                 /* frames put in, taken by the XQ */
+
+/* Whether the XQ is attached to the wire (vax_wire.c checks, at MODEL). */
+int vax_ether_on_wire (void)
+{
+return wire_dev != NULL;
+}
+
+/* A frame from the wire, due now: into the card's queue, and the card
+   takes what it can at once (its service: into the guest's receive list,
+   the receive interrupt requested), seen before the next instruction. */
+void vax_ether_inject (const uint8 *frame, uint32 len)
+{
+UNIT *xq;
+
+if (wire_dev == NULL)
+    return;
+if (wq_head - wq_tail >= WIRE_QUEUE) {
+    fprintf (stderr, "XQ: nic_not_receiving: %d frames wait for the guest's receive "
+             "list\n", WIRE_QUEUE);
+    exit (3);
+    }
+if (len > ETH_FRAME_SIZE)                       /* (wire.h's frames are shorter) */
+    len = ETH_FRAME_SIZE;
+wire_queue[wq_head % WIRE_QUEUE].len = len;
+memcpy (wire_queue[wq_head % WIRE_QUEUE].data, frame, len);
+wq_head++;
+xq = wire_dev->dptr->units;
+xq->action (xq);
+SET_IRQL;
+}
+
+static t_stat open_wire (ETH_DEV* dev, struct transport *t)
+{
+if (wire_dev != NULL) {
+    printf ("XQ: only one card on the wire\n");
+    return SCPE_ARG;
+    }
+t->wire = 1;
+wire_dev = dev;
+wq_head = wq_tail = 0;
+return SCPE_OK;
+}
+
+/* ------------------------------------------------------------ either */
+
 t_stat eth_open (ETH_DEV* dev, char* name, DEVICE* dptr, uint32 dbit)
 {
 struct transport *t;
@@ -160,8 +235,10 @@ if (t == NULL)
 t->fd = -1;
 if (strncmp (name, "dgram:", 6) == 0)
     r = open_dgram (t, name + 6);
+else if (strcmp (name, "wire") == 0)
+    r = open_wire (dev, t);
 else {
-    printf ("XQ: unknown transport \"%s\" (dgram:LOCAL,REMOTE)\n", name);
+    printf ("XQ: unknown transport \"%s\" (dgram:LOCAL,REMOTE or wire)\n", name);
     r = SCPE_ARG;
     }
 if (r != SCPE_OK) {
@@ -172,8 +249,10 @@ dev->name = name;
 dev->handle = t;
 dev->dptr = dptr;
 dev->dbit = dbit;
-waiting_dev = dev;
-vax_clock_skip = dgram_clock_skip;
+if (!t->wire) {
+    waiting_dev = dev;
+    vax_clock_skip = dgram_clock_skip;
+    }
 return SCPE_OK;
 }
 
@@ -187,6 +266,8 @@ if (waiting_dev == dev) {
     vax_clock_skip = NULL;
     waiting_dev = NULL;
     }
+if (wire_dev == dev)
+    wire_dev = NULL;
 if (t->fd >= 0) {
     close (t->fd);
     unlink (t->local);
@@ -198,6 +279,10 @@ return SCPE_OK;
 
 int32 eth_service_interval (ETH_DEV* dev)
 {
+struct transport *t = (struct transport *) (dev? dev->handle: NULL);
+
+if (t != NULL && t->wire)                       /* only while frames wait */
+    return wq_head != wq_tail? WIRE_POLL: 0;
 return DGRAM_POLL;
 }
 
@@ -209,7 +294,12 @@ int status;
 if (t == NULL)
     return SCPE_UNATT;
 eth_packet_trace (dev, packet->msg, packet->len, "writing");
-status = sendto (t->fd, packet->msg, packet->len, 0,
+if (t->wire) {
+    status = vax_wire_send (packet->msg, (uint32) packet->len) == 0? 0: 1;
+    if (status)
+        printf ("XQ: attached to the wire, but the model has no wire= (MODEL)\n");
+    }
+else status = sendto (t->fd, packet->msg, packet->len, 0,
                  (struct sockaddr *) &t->remote, sizeof (t->remote)) == packet->len? 0: 1;
 if (routine)
     (routine) (status);                    /* XI requested ... */
@@ -240,6 +330,19 @@ ssize_t n;
 if (t == NULL)
     return SCPE_UNATT;
 packet->len = 0;
+if (t->wire) {                                  /* the next frame the wire brought */
+    if (wq_head == wq_tail)
+        return SCPE_OK;
+    packet->len = (int) wire_queue[wq_tail % WIRE_QUEUE].len;
+    memcpy (packet->msg, wire_queue[wq_tail % WIRE_QUEUE].data, (size_t) packet->len);
+    wq_tail++;
+    packet->crc_len = 0;
+    packet->used = 0;
+    eth_packet_trace (dev, packet->msg, packet->len, "reading");
+    if (routine)
+        (routine) (0);
+    return SCPE_OK;
+    }
 for (;;) {
     n = recv (t->fd, packet->msg, ETH_FRAME_SIZE, MSG_DONTWAIT);
     if (n <= 0)

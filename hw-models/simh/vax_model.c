@@ -42,6 +42,13 @@
  * block is read from guest memory and logged; model_trap() gives the
  * acknowledgements.
  *
+ * Two machines on a modelled Ethernet (wire=, with the XQ attached to
+ * the wire: vax_wire.c): a check point whenever the static cost reaches
+ * vax_wire_at, and the kernel's net_idle() and console_intr() hooked as
+ * disk_request() is.  While the VAX spins in its idle loop for a console
+ * character (model_sleep, until the next exception or interrupt) nothing
+ * is counted: the spin's length is the host's.
+ *
  * Attribution (attrib=, attrib_region=): each instruction executed in the
  * region is known by its physical and virtual address; what happens while
  * it executes (its accesses, fetches and disk waits) is charged to it, and
@@ -63,6 +70,15 @@ extern int32 Read (uint32 va, int32 lnt, int32 acc);
 extern int32 Test (uint32 va, int32 acc, int32 *status);
 
 int32 model_on = 0;                      /* a model is loaded (the hooks test it) */
+int32 model_asleep = 0;                  /* ... but counts nothing until a trap */
+
+/* vax_wire.c: the modelled Ethernet's side */
+extern uint64_t vax_wire_at;
+extern uint32 vax_wire_idle_pc, vax_wire_cons_pc;
+extern void vax_wire_point (void);
+extern void vax_wire_idle (void);
+extern void vax_wire_console (void);
+extern const char *vax_wire_start (void);
 
 static struct counters C;
 static uint64_t op_mcyc[0x200];          /* opcode (0x100 | 2nd byte for FD xx) -> cost */
@@ -148,6 +164,8 @@ void model_insn (int32 opc, uint32 pc)
 {
 C.insns++;
 C.static_mcyc += op_mcyc[opc & 0x1ff];
+if (C.static_mcyc >= vax_wire_at)        /* never without a wire */
+    vax_wire_point ();
 if (C.attrib_on)
     attrib_step (opc, pc);
 if (pc == disk_entry)
@@ -156,6 +174,25 @@ else if (pc == wlog_write_entry)
     wlog_fn (1);
 else if (pc == wlog_dirty_entry)
     wlog_fn (0);
+else if (pc == vax_wire_idle_pc)
+    vax_wire_idle ();
+else if (pc == vax_wire_cons_pc)
+    vax_wire_console ();
+}
+
+/* Count nothing until the next exception or interrupt (vax_wire.c: the
+ * idle loop's spin for a console character): every hook is off, and
+ * intexc() (vax_cpu1.c, patched) calls model_wake() first. */
+void model_sleep (void)
+{
+model_on = 0;
+model_asleep = 1;
+}
+
+void model_wake (void)
+{
+model_asleep = 0;
+model_on = 1;
 }
 
 /* Every data read or write (Read/Write in vax_mmu.c), by physical address. */
@@ -226,7 +263,7 @@ return 0;
 
 static void model_exit (void)
 {
-if (model_on)
+if (model_on || model_asleep)
     hw_finish ();
 }
 
@@ -252,6 +289,8 @@ if (err == NULL) {
     hw.c = &C;
     err = hw_start (isa_vax.name);
     }
+if (err == NULL)
+    err = vax_wire_start ();
 if (err != NULL) {
     fprintf (stderr, "vax_model: %s\n", err);
     return SCPE_ARG;
