@@ -55,6 +55,20 @@ CONSOLE_SYMBOL = "console_intr"
 SIMH_TRANSPORT = "wire"
 
 
+# The model's back ends that have a wire front end (hw-models/qemu/net.c,
+# hw-models/simh/vax_wire.c).
+FRONT_ENDS = ("qemu-plugin", "simh")
+
+
+def on_wire(machine: machines.Machine) -> bool:
+    """Whether two of this board can run on the wire: a card the kernel
+    drives, and a front end that can hand it frames at their times (QEMU's
+    needs a barrier register; our SIMH, one thread, needs none)."""
+    if not machine.nic or machine.model not in FRONT_ENDS:
+        return False
+    return machine.model == "simh" or machine.net_barrier is not None
+
+
 def none_as_model(hw: profiles.Profile, arch: str) -> profiles.Profile:
     """Profile none as a model of an `arch` machine: `mips` instructions per
     microsecond, one cycle each, memory and disk that cost nothing (its
@@ -106,14 +120,14 @@ class Pair:
         self.logdir = logdir
         self.names = names
         self.schedule = flood.check() if flood else None
-        self.simh = self.machine.model == "simh"    # no barrier: SIMH is one thread
-        if not self.machine.nic or (self.machine.net_barrier is None and not self.simh):
+        if self.machine.model not in FRONT_ENDS:
+            raise SetupError(f"arch {arch!r}: the wire has no {self.machine.model} front end "
+                             f"yet (docs/network.md)")
+        if not on_wire(self.machine):
             raise SetupError(f"arch {arch!r}: no network card driver and barrier register "
                              f"for two machines yet (harness/guest/machines.py: nic, "
                              f"net_barrier)")
-        if self.machine.model not in ("qemu-plugin", "simh"):
-            raise SetupError(f"arch {arch!r}: the wire has no {self.machine.model} front end "
-                             f"yet (docs/network.md)")
+        self.simh = self.machine.model == "simh"
         self.model = hw if hw.model else none_as_model(hw, arch)
         self.guests: dict[str, Guest] = {}
         self.argv: dict[str, list[str]] = {}

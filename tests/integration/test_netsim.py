@@ -1,10 +1,12 @@
 """Two machines on the modelled Ethernet (harness/net/, hw-models/core/wire.c,
-docs/network.md): the deterministic link, end to end on riscv.
+docs/network.md): the deterministic link, end to end.
 
-  - `run --suite net` twice under ds3100-riscv: the same RESULT lines and
-    the same HWREGION records, every case measured, none below its
-    predicted hardware share;
-  - with every 7th frame lost, a 512 KB TCP transfer delivers every byte
+  - on every board the wire has a front end for (pair.on_wire: the
+    registry's cards and back ends), `run --suite net` twice under the
+    ISA's own profile (its model_profile: ds3100-riscv, sun3, mvax2): the
+    same RESULT lines and the same HWREGION records, every case measured,
+    none below its predicted hardware share;
+  - on riscv, with every 7th frame lost, a 512 KB TCP transfer delivers every byte
     in order (the server checks each), the sender retransmits, and two
     runs retransmit the same number of times and print the same RESULT;
   - 10,000 malformed frames delivered by the link's garbage mode to each
@@ -22,26 +24,47 @@ from harness.errors import SetupError
 from harness.model import profiles
 from harness.net import garbage
 from harness.net import run as netrun
-from harness.net.pair import Pair
+from harness.net.pair import Pair, on_wire
 
 ARCH = "riscv"
+# Every board with a wire front end, from the registry.
+WIRE_ARCHS = [a for a in machines.names() if on_wire(machines.get(a))]
+# Found when this test first ran the m68k (2026-11-29): after netbench and
+# netd's Ctrl-C a node prints a second prompt and then takes no more of
+# what is typed (its model seems to count one more console character than
+# the harness typed, so it sleeps in its idle with input waiting), or a
+# character's echo takes over the harness's 2 s; riscv and vax do not.
+KNOWN = {"m68k": "after netd's Ctrl-C a node stops taking typed characters "
+                 "(docs/network.md, 'Why two runs print the same numbers': open finding)"}
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built():
-    m = machines.get(ARCH)
+def need(arch):
+    m = machines.get(arch)
     if not m.kernel_path().exists():
-        pytest.skip(f"{m.kernel} missing: run `make ARCH={ARCH}`")
+        pytest.skip(f"{m.kernel_path()} missing: run `make ARCH={arch}`")
+
+
+@pytest.fixture
+def built():
+    need(ARCH)
 
 
 def hwregions(path):
     return [line for line in path.read_text().splitlines() if line.startswith("HWREGION")]
 
 
-def test_suite_net_is_deterministic(tmp_path):
-    runs = [netrun.run_net(ARCH, "ds3100-riscv", tmp_path / f"run{i}", None, None,
+def test_the_wire_archs_come_from_the_registry():
+    assert "riscv" in WIRE_ARCHS and "vax" in WIRE_ARCHS, WIRE_ARCHS
+
+
+@pytest.mark.parametrize("arch", [pytest.param(a, marks=pytest.mark.xfail(reason=KNOWN[a]))
+                                  if a in KNOWN else a for a in WIRE_ARCHS])
+def test_suite_net_is_deterministic(tmp_path, arch):
+    need(arch)
+    profile = machines.get(arch).model_profile
+    runs = [netrun.run_net(arch, profile, tmp_path / f"run{i}", None, None,
                            lambda s: None) for i in (1, 2)]
     (dir1, rec1, _), (dir2, rec2, _) = runs
     assert [r.line for r in rec1.results] == [r.line for r in rec2.results]
@@ -73,7 +96,7 @@ def bulk_with_loss(tmp_path, name):
     return result, sink, stats["tcp_retransmits"], lost
 
 
-def test_loss_every_byte_in_order_and_the_same_retransmissions(tmp_path):
+def test_loss_every_byte_in_order_and_the_same_retransmissions(tmp_path, built):
     first = bulk_with_loss(tmp_path, "loss1")
     result, sink, retransmits, lost = first
     assert "wrong=0" in result and sink.endswith("wrong=0"), (result, sink)
@@ -81,7 +104,7 @@ def test_loss_every_byte_in_order_and_the_same_retransmissions(tmp_path):
     assert bulk_with_loss(tmp_path, "loss2") == first
 
 
-def test_garbage_is_counted_and_the_machines_go_on(tmp_path):
+def test_garbage_is_counted_and_the_machines_go_on(tmp_path, built):
     n = 10_000
     with Pair(ARCH, profiles.load("none"), tmp_path,
               names=("garbage-{node}.log", "garbage-{node}.hw.log"),

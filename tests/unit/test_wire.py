@@ -186,3 +186,24 @@ def test_link_section_to_the_model():
     assert link.Link.from_profile(p.data["link"]).lookahead_ns == 5000 + 57600 + 1000 + 5000
     assert garbage.Schedule(5, 0).problem() == "garbage every_ns = 0 must be > 0"
     assert "seed" in garbage.Schedule(5, 10, seed=-1).problem()
+
+
+def test_which_boards_go_on_the_wire():
+    """pair.on_wire: a card the kernel drives and a front end that can hand
+    it frames at their times (QEMU's with a barrier register; our SIMH,
+    one thread, with none); Pair refuses the others by name."""
+    import dataclasses
+
+    from harness.guest import machines
+    from harness.net import pair
+    vax, riscv = machines.get("vax"), machines.get("riscv")
+    assert pair.on_wire(vax) and vax.net_barrier is None
+    assert pair.on_wire(riscv)
+    assert not pair.on_wire(dataclasses.replace(vax, nic=()))
+    assert not pair.on_wire(dataclasses.replace(riscv, net_barrier=None))
+    assert not pair.on_wire(dataclasses.replace(riscv, model=None))
+    none = profiles.load("none")
+    for arch in machines.names():
+        if not pair.on_wire(machines.get(arch)):
+            with pytest.raises(SetupError, match="net_barrier|front end"):
+                pair.Pair(arch, none, ROOT / "build" / "unused")
