@@ -170,6 +170,12 @@ SUITES: dict[str, tuple[str, ...]] = {
 
 BY_NAME = {b.name: b for b in (*BENCHMARKS, *MEASURE_BENCHMARKS, *FILE_BENCHMARKS,
                                *NET_BENCHMARKS)}
+
+
+def needs_pair(name: str) -> bool:
+    """Whether benchmark `name` runs on two machines (a client against netd):
+    the harness boots a pair for it (harness/net/)."""
+    return any(b.name == name for b in NET_BENCHMARKS)
 SUITE = SUITES["paper"]
 
 

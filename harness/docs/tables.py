@@ -354,6 +354,30 @@ def sweep(s: dict[str, Any]) -> list[str]:
                      "getpid (us)"], rows)
 
 
+LINK_SWEEP = Source("sweep-ds3100-riscv-link-bandwidth_mbps/sweep.json",
+                    "make sweep SWEEP_PROFILE=ds3100-riscv SWEEP_PARAM=link.bandwidth_mbps "
+                    "SWEEP_VALUES=1,2,5,10,20,50,100 SWEEP_BENCH=net")
+
+
+def link_sweep(s: dict[str, Any]) -> list[str]:
+    """Each network case at each bit rate, measured / the hardware's share."""
+    def cell(v: Any, case: str) -> str:
+        got = [r for r in s["rows"] if r["value"] == v and r["bench"] == "net"
+               and r["case"] == case]
+        if not got:
+            return "-"
+        r = got[0]
+        return sig(r["measured"]) + (f" / {sig(r['hardware'])}"
+                                     if r.get("hardware") is not None else "")
+    rows = []
+    for v in s["values"]:
+        label = f"{v:g}" + (" (profile)" if v == s.get("profile_value") else "")
+        rows.append([label] + [cell(v, c) for c in ("udp-rtt", "tcp-rtt", "icmp-rtt",
+                                                    "tcp-connect", "tcp-bulk")])
+    return markdown(["Mb/s", "UDP round trip (us)", "TCP round trip (us)", "ICMP echo (us)",
+                     "TCP setup and teardown (us)", "TCP bulk (MB/s)"], rows)
+
+
 # ---------------------------------------------------------------- crash test
 
 CRASHTEST = Source("crashtest/crashtest.json", "make crashtest CRASH_POINTS=100000")
@@ -468,6 +492,7 @@ def tables() -> dict[str, Table]:
               crashtest_summary),
         Table("sweep-write", (sweep_source("memory.write_ns", "100,150,200,300,386.1,500,600"),),
               sweep),
+        Table("sweep-link", (LINK_SWEEP,), link_sweep),
     ]
     out += [Table(f"measure-{_isa_of(p)}-{p}", (measure_source(p),), final_table)
             for p in MEASURE_PROFILES]

@@ -154,20 +154,26 @@ def run_model(profile: str, commands: list[str], overrides: dict[str, Any] | Non
     for c in commands:
         out = fresh.run(c, timeout=timeout)
         outputs[c] = out.lines
-        got = []
-        for rec in out.records():
-            if isinstance(rec, protocol.TestLine) and rec.kind == "FAIL":
-                raise BenchmarkError(f"{c!r} printed FAIL: {rec.why}")
-            if isinstance(rec, protocol.Result):
-                got.append(rec)
-        if not got:
-            raise BenchmarkError(f"{c!r} printed no RESULT line "
-                                 f"(last output: {'; '.join(out.lines[-3:])})")
-        results += got
+        results += results_of(c, out)
     regions, warnings = modellog.read_log(log)
     if warnings:
         raise BenchmarkError(f"hardware model warned: {warnings[0]}")
     return ModelRun(hw, results, regions, modellog.join(results, regions), log, outputs, made_by)
+
+
+def results_of(command: str, out: Output) -> list[protocol.Result]:
+    """The RESULT lines `command` printed; BenchmarkError if it printed
+    FAIL or none."""
+    got = []
+    for rec in out.records():
+        if isinstance(rec, protocol.TestLine) and rec.kind == "FAIL":
+            raise BenchmarkError(f"{command!r} printed FAIL: {rec.why}")
+        if isinstance(rec, protocol.Result):
+            got.append(rec)
+    if not got:
+        raise BenchmarkError(f"{command!r} printed no RESULT line "
+                             f"(last output: {'; '.join(out.lines[-3:])})")
+    return got
 
 
 def attach_counters(record: report.RunRecord, hw: profiles.Profile, hw_log: Path,

@@ -34,10 +34,14 @@ from ..bench import mipsscale, report, suite
 from ..bench.rundir import RunDir
 from ..errors import SetupError, UsageError
 from ..tables import write_csv
+from ..net import measure
+from ..net import table as nettable
+from ..net.link import Link
 from . import heatmap, plotfiles, profiles, schema
 from .executor import Executor, Job, run_jobs
 from .runs import run_model
-from .sweeprows import SweepResult, case_words, csv_table, number, param_words, y_label
+from .sweeprows import (UNIT_WORDS, SweepResult, case_words, csv_table, number, param_words,
+                        y_label)
 
 DEFAULT_BENCHES = ("bcopy", "readcache", "getpid", "mips")
 
@@ -77,35 +81,75 @@ def measure_point(profile: str, point: tuple[tuple[str, Any], ...], benches: lis
     of the profile's ((field, value), one pair or two); (its rows, in the
     order the benchmarks ran, and the run's provenance).  A job of the
     executor (harness/model/executor.py)."""
-    # each on a fresh boot (runs.Fresh): what ran before cannot move its numbers
+    # each on a fresh boot (runs.Fresh): what ran before cannot move its numbers;
+    # a benchmark of two machines on a fresh pair (harness/net/measure.py)
     chosen = [suite.BY_NAME[b] for b in benches]
-    run = run_model(profile, [b.short_command for b in chosen], dict(point), arch=arch,
-                    tag="sweep")
+    one = [b.short_command for b in chosen if not suite.needs_pair(b.name)]
+    pairs = [b.short_command for b in chosen if suite.needs_pair(b.name)]
+    made = [run_model(profile, one, dict(point), arch=arch, tag="sweep")] if one else []
+    made += [measure.run_pair(profile, c, dict(point), arch=arch, tag="sweep") for c in pairs]
+    joined = [j for run in made for j in run.joined]
     (param, v), *second = point
     param2, v2 = second[0] if second else (None, None)
-    machine_mips = run.profile.mips
-    for j in run.joined:
+    machine_mips = made[0].profile.mips
+    for j in joined:
         r = j.result
         if r.bench == "mips":
             machine_mips = mipsscale.mips_rating(r.iters, r.net_ns)
+    hardware = _hardware_share(made[0].profile) if pairs else {}
     rows: list[SweepResult] = []
-    for j in run.joined:
+    for j in joined:
         r = j.result
+        hw = None
         if r.bench == "mips":
             unit, measured, rel = "MIPS", machine_mips, None
         else:
             view = report.view_of(r.bench)
-            unit = view.unit if view else "us"
+            unit = view.unit if view else "MB/s" if r.bytes else "us"
             measured = report.value_in_unit(r, unit) or 0.0
             col = report.column_of(view, r.case) if view else None
             rel = None if col is None else report.relative_speed(
                 view.table, col[0], measured, machine_mips, unit == "MB/s")
+            if (r.bench, r.case) in hardware:
+                hw = _in_unit(hardware[r.bench, r.case], r.bytes, unit)
         rows.append(SweepResult(param, v, r.bench, r.case, unit, measured, rel, machine_mips,
-                        j.counters(), param2, v2))
+                        j.counters(), param2, v2, hw))
     where = ", ".join(f"{k} = {x}" for k, x in point)
     say(f"  {where}: " + ", ".join(f"{x.bench} {x.case} {x.measured:.3g} {x.unit}"
                                    for x in rows))
-    return rows, run.provenance
+    provenance = made[0].provenance if len(made) == 1 else \
+        {"runs": [run.provenance for run in made]}
+    return rows, provenance
+
+
+def _hardware_share(hw: profiles.Profile) -> dict[tuple[str, str], float]:
+    """(bench, case) -> the hardware's share of each network case, ns per
+    operation, from the point's [link] (the Final Results Table's column:
+    harness/net/table.py)."""
+    pred = nettable.predictions(Link.from_profile(hw.data["link"]))
+    return {("net", case): p[3] for case, p in pred.items()}
+
+
+def _in_unit(ns: float, nbytes: int, unit: str) -> float:
+    """ns per operation in a row's unit (MB/s: `nbytes` per operation)."""
+    if unit == "MB/s":
+        return nbytes * 1e3 / ns if ns else 0.0
+    return ns / {"us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+
+
+def check_link(param: str, benches: list[str], which: str = "") -> None:
+    """A [link] field changes only the wire between two machines: swept
+    with a benchmark of one machine, it cannot change anything."""
+    if param.split(".", 1)[0] != "link":
+        return
+    alone = [b for b in benches if not suite.needs_pair(b)]
+    if alone:
+        two = [b.name for b in suite.NET_BENCHMARKS]
+        raise UsageError(f"sweep --param{which} {param}: a [link] field is the wire between "
+                         f"two machines, and {', '.join(alone)} runs on one machine, so "
+                         f"nothing it measures can change; sweep it with a benchmark of two "
+                         f"machines (--bench {' --bench '.join(two)}; "
+                         f"make sweep SWEEP_BENCH={' '.join(two)})")
 
 
 def grid(param: str, values: list[Any], param2: str | None = None,
@@ -121,12 +165,19 @@ def check(profile: str, param: str, values: list[Any], benches: list[str],
           param2: str | None = None, values2: list[Any] | None = None) -> None:
     """Everything a sweep is asked, before anything boots or is written."""
     suite.choose(benches)                      # BenchmarkError naming a bad one
+    check_link(param, benches)
     check_values(profile, param, values)
     if param2 is not None:
         if param2 == param:
             raise UsageError(f"sweep: --param2 {param2} is --param: vary two different fields")
+        check_link(param2, benches, "2")
         check_values(profile, param2, values2 or [], "2")
         check_pairs(profile, param, values, param2, values2 or [])
+    if any(suite.needs_pair(b) for b in benches):
+        try:
+            measure.check(profile)
+        except SetupError as e:
+            raise UsageError(f"sweep --profile {profile}: {e}") from None
 
 
 def sweep(profile: str, param: str, values: list[Any], benches: list[str],
@@ -216,7 +267,10 @@ def plot(rows: list[SweepResult], paths: list[Path], title: str, m: Marks | None
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
-    benches = list(dict.fromkeys(r.bench for r in rows))
+    # a panel per benchmark, or per benchmark and unit where its cases have
+    # several (the network's: times and a bandwidth)
+    benches = list(dict.fromkeys((r.bench, r.unit) for r in rows))
+    split = {b for b, _ in benches if sum(1 for x, _ in benches if x == b) > 1}
     headline = _headline(rows)
     panels = len(benches) + (1 if headline else 0)
     cols = min(3, panels)
@@ -257,19 +311,27 @@ def plot(rows: list[SweepResult], paths: list[Path], title: str, m: Marks | None
         ax.plot([m.at], [y], marker="*", markersize=12, color=color,
                 markeredgecolor="black", markeredgewidth=0.6, linestyle="none", zorder=5)
 
-    for ax, bench in zip(flat, benches):
-        cases = list(dict.fromkeys(r.case for r in rows if r.bench == bench))
+    for ax, (bench, unit) in zip(flat, benches):
+        mine = [r for r in rows if r.bench == bench and r.unit == unit]
+        cases = list(dict.fromkeys(r.case for r in mine))
         for i, case in enumerate(cases):
-            pts = [r for r in rows if r.bench == bench and r.case == case]
+            pts = [r for r in mine if r.case == case]
             color = colors[i % len(colors)]
             ax.plot([p.value for p in pts], [p.measured for p in pts], marker="o",
                     markersize=4, color=color, label=f"ours: {case_words(bench, case)}")
+            if any(p.hardware is not None for p in pts):
+                ax.plot([p.value for p in pts if p.hardware is not None],
+                        [p.hardware for p in pts if p.hardware is not None], linestyle=":",
+                        color=color, label=None if i else "dotted: the hardware's share "
+                        "(NICs, wire)")
             if m is not None and numeric and (bench, case) in m.paper:
                 star(ax, m.paper[bench, case][0], color)
         b = suite.BY_NAME.get(bench)
-        ax.set_title(f"{bench}" + (f" ({b.paper})" if b and b.paper else ""), fontsize=9)
-        ax.set_ylabel(y_label(bench, pts[0].unit), fontsize=8)
-        ys = [r.measured for r in rows if r.bench == bench]
+        ax.set_title(f"{bench}" + (f" ({b.paper})" if b and b.paper else "")
+                     + (f": {UNIT_WORDS.get(unit, unit)}" if bench in split else ""),
+                     fontsize=9)
+        ax.set_ylabel(y_label(bench, unit), fontsize=8)
+        ys = [r.measured for r in mine] + [r.hardware for r in mine if r.hardware is not None]
         if m is not None:
             ys += [v for (b, _), (v, _) in m.paper.items() if b == bench]
         ax.set_ylim(0, max(ys) * 1.1)

@@ -33,6 +33,9 @@ class SweepResult:
     counters: dict[str, float]
     param2: str | None = None        # the second field of a grid sweep, and its value
     value2: Any = None
+    # The hardware's share of the case, in its unit, where the harness
+    # predicts one (the network's: the NICs and the wire, from [link])
+    hardware: float | None = None
 
 
 def parse_values(text: str) -> list[Any]:
@@ -63,14 +66,18 @@ def csv_table(rows: list[SweepResult]) -> tuple[list[str], list[list[Any]]]:
     (param2, value2)."""
     keys = list(modellog.COUNTERS)
     two = any(r.param2 is not None for r in rows)
+    hw = any(r.hardware is not None for r in rows)
     head = list(CSV_COLUMNS)
     if two:
         head[2:2] = ["param2", "value2"]
+    if hw:
+        head.append("hardware")
     out = []
     for r in rows:
         point = [r.param, r.value, *([r.param2, r.value2] if two else [])]
         out.append([*point, r.bench, r.case, r.unit, r.measured, r.mips_relative,
-                    r.machine_mips, *[r.counters[k] for k in keys]])
+                    r.machine_mips, *([r.hardware] if hw else []),
+                    *[r.counters[k] for k in keys]])
     return [*head, *[f"model_{k}_per_op" for k in keys]], out
 
 
@@ -88,7 +95,8 @@ def read_csv(path: Path) -> list[SweepResult]:
                                    float(d["mips_relative"]) if d["mips_relative"] else None,
                                    float(d["machine_mips"]), counters,
                                    two or None,
-                                   parse_values(d["value2"])[0] if two else None))
+                                   parse_values(d["value2"])[0] if two else None,
+                                   float(d["hardware"]) if d.get("hardware") else None))
     return out
 
 
@@ -109,6 +117,11 @@ CASE_WORDS = {
     ("openclose", "foo"): '"foo"',
     ("openclose", "/a/b/c/foo"): '"/a/b/c/foo"',
     ("mips", "integer"): "integer benchmark",
+    ("net", "udp-rtt"): "UDP round trip, 64 B",
+    ("net", "tcp-rtt"): "TCP round trip, 64 B",
+    ("net", "icmp-rtt"): "ICMP echo, 64 B",
+    ("net", "tcp-bulk"): "TCP bulk transfer",
+    ("net", "tcp-connect"): "TCP setup and teardown",
 }
 
 
