@@ -43,7 +43,9 @@ from .errors import HarnessError, UsageError
 from .guest import machines
 from .model import (attribute, calibrate, executor, figure1, figure4, overhead, profiles, runs,
                     sweep, sweeprows)
+from .net import roundtrip
 from .net import run as netrun
+from .net import table as nettable
 from .net import shell as netshell
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
@@ -377,6 +379,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_attribute(args: argparse.Namespace) -> int:
+    if suite.needs_pair(args.bench) and not args.command:
+        # a benchmark of two machines: one round trip's parts, on the client
+        if args.function or args.region:
+            raise UsageError(f"attribute --bench {args.bench}: --function and --region are "
+                             f"for one machine's benchmarks; give --case")
+        rt = roundtrip.measure_case(args.profile, args.case or nettable.CASES[0],
+                                    arch=args.arch)
+        print(roundtrip.format_roundtrip(rt, args.top), end="")
+        return EXIT_OK
     command = args.command or suite.BY_NAME[args.bench].short_command
     attribute.check_functions(args.arch, command.split()[0], args.function or [], args.objdump)
     att = attribute.collect(args.profile, command, args.region, arch=args.arch, case=args.case)
