@@ -22,6 +22,7 @@ from typing import Any, Callable
 from .. import ROOT
 from ..bench.suite import POLICIES
 from ..errors import SetupError
+from ..model.sweep import dir_name as sweep_dir
 from .sources import Source
 
 
@@ -354,8 +355,10 @@ def sweep(s: dict[str, Any]) -> list[str]:
                      "getpid (us)"], rows)
 
 
-LINK_SWEEP = Source("sweep-ds3100-riscv-link-bandwidth_mbps/sweep.json",
-                    "make sweep SWEEP_PROFILE=ds3100-riscv SWEEP_PARAM=link.bandwidth_mbps "
+# The wire's bit rate swept under two DECstations (docs/sweeps.md).
+LINK_PROFILE = "ds3100-riscv"
+LINK_SWEEP = Source(f"{sweep_dir(LINK_PROFILE, 'link.bandwidth_mbps')}/sweep.json",
+                    f"make sweep SWEEP_PROFILE={LINK_PROFILE} SWEEP_PARAM=link.bandwidth_mbps "
                     "SWEEP_VALUES=1,2,5,10,20,50,100 SWEEP_BENCH=net")
 
 
