@@ -381,12 +381,17 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_attribute(args: argparse.Namespace) -> int:
     if suite.needs_pair(args.bench) and not args.command:
         # a benchmark of two machines: one round trip's parts, on the client
-        if args.function or args.region:
-            raise UsageError(f"attribute --bench {args.bench}: --function and --region are "
-                             f"for one machine's benchmarks; give --case")
+        if args.region:
+            raise UsageError(f"attribute --bench {args.bench}: --region is for one "
+                             f"machine's benchmarks; give --case")
+        attribute.check_functions(args.arch, suite.BY_NAME[args.bench].command_line,
+                                  args.function or [], args.objdump)
         rt = roundtrip.measure_case(args.profile, args.case or nettable.CASES[0],
                                     arch=args.arch)
         print(roundtrip.format_roundtrip(rt, args.top), end="")
+        for name in args.function or []:
+            print()
+            print(attribute.annotate(rt.attribution, name, args.objdump), end="")
         return EXIT_OK
     command = args.command or suite.BY_NAME[args.bench].short_command
     attribute.check_functions(args.arch, command.split()[0], args.function or [], args.objdump)

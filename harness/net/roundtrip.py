@@ -131,6 +131,7 @@ class RoundTrip:
     parts: list[Part]
     functions: list[attribute.FunctionCost]
     categories: dict[str, str]      # function name -> category
+    attribution: attribute.Attribution      # for attribute.annotate()
 
     @property
     def total_ns(self) -> float:
@@ -160,7 +161,11 @@ def measure_case(profile: str, case: str, arch: str | None = None, iters: int = 
         raise HarnessError(f"no attribution records for region {region} in {path}")
     n = joined.result.iters or 1
     program = ROOT / "build" / arch / "guests" / "bin" / "netbench"
-    att = attribute.Attribution(rows, {}, n, Symbols.load(machine.elf_path()),
+    meta = {"command": f"netbench -n {iters} -c {case}", "region": region, "iters": n,
+            "profile": profile, "machine": run.profile.machine,
+            "region_cycles_per_op": joined.timed["cycles"] / n,
+            "clock_mhz": run.profile.get("cpu.clock_mhz"), "result": joined.result.line}
+    att = attribute.Attribution(rows, meta, n, Symbols.load(machine.elf_path()),
                                 Symbols.load(program), program,
                                 load_range(machine.elf_path()), arch)
     funcs = attribute.by_function(att)
@@ -194,7 +199,7 @@ def measure_case(profile: str, case: str, arch: str | None = None, iters: int = 
                       detail="the region's cycles no instruction was charged with"))
     measured = (joined.result.ns - joined.result.loop_ns) / n
     return RoundTrip(case, profile, run.profile.machine, n, measured, region_ns, parts, funcs,
-                     cats)
+                     cats, att)
 
 
 def format_roundtrip(rt: RoundTrip, top: int = 15) -> str:
