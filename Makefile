@@ -471,7 +471,7 @@ docs:  ## rewrite the docs' tables of results from results/, running what is mis
 grade: DEPS_ARCHES = $(ARCHES)
 grade: HARNESS_ARGS = grade $(if $(LAB),--lab $(LAB)) $(if $(BASELINE),--write-baseline) \
 	    $(if $(POLICY),--policy $(POLICY)) $(RUNS_ARGS)
-grade: check-args deps  ## grade a lab (LAB=n; all five if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
+grade: check-args deps  ## grade a lab (LAB=n; all six if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
 	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 gdb: deps  ## ARCH's kernel stopped under gdb (the VAX: SIMH's debugger), PROG=name's symbols too: docs/debugging.md

@@ -2,7 +2,7 @@
 grader (`python3 -m harness grade`, `make grade`) and the debugger's
 launcher (`make gdb`).
 
-    labs.py    the five labs as data: the ISAs whose tests must pass, the
+    labs.py    the six labs as data: the ISAs whose tests must pass, the
                benchmarks measured under which profiles, the goals
     grade.py   build, check, measure, compare with the unmodified kernel's
                numbers (docs/labs/baseline/), score

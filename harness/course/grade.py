@@ -11,7 +11,9 @@ For one lab (labs.py) it
      programs (t_regs among them: every register survives a system call,
      an interrupt, fork and a context switch), then the lab's own checks;
      a check that cannot run because the student's part is missing (lab
-     4's policy) fails.  The first panic, kill of the shell or hang on an
+     4's policy) fails; a lab's checks of two machines (lab 6: a stream
+     through a link that loses and damages frames, PAIR_CHECKS) run on
+     each ISA whose card the registry puts on the wire.  The first panic, kill of the shell or hang on an
      ISA fails that check and stops the ISA's other checks and its
      measurements (each is marked FAILED, "not run", and says why); after
      a hang anywhere, the other ISAs' checks get SHORT_TIMEOUT instead of
@@ -60,8 +62,12 @@ from ..bench import checks, provenance
 from ..errors import GuestError, GuestHang, HarnessError, UsageError
 from ..guest import machines
 from ..guest.console import Guest
+from ..guest.protocol import Result
 from ..model import profiles, runs
 from ..model.executor import Executor, Job, run_jobs
+from ..net import measure as netmeasure
+from ..net import run as netrun
+from ..net.pair import Pair
 from ..tables import format_table
 from . import labs
 from .labs import Lab
@@ -82,6 +88,10 @@ DEFAULT_POLICY = "ordered"
 # At 30 s, lab 3 with a copy that hangs every ISA took 294 s to grade; at
 # 20 s it stays well under five minutes.
 SHORT_TIMEOUT = 20.0
+# A measurement of two machines (lab 6's round trips under the DECstation's
+# model: under 10 s of host time on an idle machine; a change that loses
+# datagrams leaves netbench waiting for ever).
+PAIR_TIMEOUT = 300.0
 
 
 def baseline_path(lab: Lab) -> Path:
@@ -242,6 +252,59 @@ GUEST_CHECKS: dict[str, Callable[[Guest, Context], list[str] | None]] = {
 }
 
 
+# Lab 6: a stream through a link that loses every LOSS_EVERY-th frame and
+# flips a bit of every DAMAGE_EVERY-th (coprime: both happen, apart).
+LOSS_EVERY = 7
+DAMAGE_EVERY = 5
+LOSS_BLOCKS = 32                # of netbench's 8 KB: 256 KB through the sink
+LOSS_COMMAND = f"netbench -n {LOSS_BLOCKS} -c tcp-rtt -c tcp-bulk"
+
+
+def stream_under_loss(arch: str, log_dir: Path, timeout: float) -> list[str]:
+    """Two machines of `arch` (no model: time is instructions) on a link
+    that loses every 7th frame: TCP round trips complete, and a bulk
+    transfer reaches the server's sink whole and in order (netd checks
+    every byte), the link lost frames and the client retransmitted."""
+    want = LOSS_BLOCKS * 8192
+    problems: list[str] = []
+    names = (f"{arch}-loss-{{node}}.log", f"{arch}-loss-{{node}}.hw.log")
+    with Pair(arch, profiles.load("none"), log_dir, names=names,
+              overrides={"link.drop_every": LOSS_EVERY,
+                         "link.corrupt_every": DAMAGE_EVERY}) as p:
+        p.b.begin("netd")
+        p.b.wait_for(netrun.SERVER_READY, timeout=timeout)
+        out = p.a.run(f"{LOSS_COMMAND} {p.address('b')}", timeout=timeout)
+        got = {r.case: r for r in out.records() if isinstance(r, Result) and r.bench == "net"}
+        for case in ("tcp-rtt", "tcp-bulk"):
+            if case not in got:
+                problems.append(f"`{LOSS_COMMAND}` printed no {case} RESULT: "
+                                + "; ".join(out.lines[-2:]))
+        if "tcp-bulk" in got and "wrong=0" not in got["tcp-bulk"].line.split():
+            problems.append(f"the bulk transfer's bytes were wrong: {got['tcp-bulk'].line}")
+        if "tcp-bulk" in got:
+            # the warm-up's block first, then the transfer's
+            for _ in range(2):
+                sink = p.b.wait_for(r"netd: sink bytes=\d+ wrong=\d+", timeout=timeout)
+            if sink.split()[-2:] != [f"bytes={want}", "wrong=0"]:
+                problems.append(f"the server's sink: {sink.strip()!r}, not bytes={want} "
+                                f"wrong=0")
+        p.b.interrupt(timeout=timeout)
+        stats = netrun.netstat(p.a.run("netstat -a", timeout=timeout).lines)
+    lost = netrun.read_hwnet(p.hw_log("a")).get("dropped", 0)
+    if not lost:
+        problems.append(f"the link lost none of the client's frames: loss was not tested "
+                        f"({p.hw_log('a')})")
+    elif not stats.get("tcp_retransmits"):
+        problems.append(f"the link lost {lost} frames, yet the client counted no "
+                        f"retransmission (netstat tcp_retransmits)")
+    return problems
+
+
+PAIR_CHECKS: dict[str, Callable[[str, Path, float], list[str]]] = {
+    "stream_under_loss": stream_under_loss,
+}
+
+
 # ------------------------------------------------------------------ the grader
 
 
@@ -302,6 +365,8 @@ class Grader:
                     broken[arch] = "not run: the build failed"
         for arch in check_arches:
             g.checks += self._correctness(lab, arch, ctx, broken)
+            if lab.pair_checks and netmeasure.on_the_wire(arch):
+                g.checks += self._pairs(lab, arch, broken)
         self._measure(lab, g, measure_profiles, broken, ctx)
         g.baseline = load_baseline(lab)
         g.goals = score_goals(lab, g.values, g.baseline.get("values", {}), self.policy)
@@ -410,6 +475,33 @@ class Grader:
         return Check(name, arch, "FAILED" if problems else "ok", "; ".join(problems[:3]),
                      time.monotonic() - t, missing_part=ctx.policy_exists is False)
 
+    def _pairs(self, lab: Lab, arch: str, broken: dict[str, str]) -> list[Check]:
+        """The lab's checks of two machines of `arch` on one wire."""
+        out = []
+        for name in lab.pair_checks:
+            t = time.monotonic()
+            if arch in broken:
+                c = Check(name, arch, "FAILED", broken[arch])
+            else:
+                self.log_dir.mkdir(parents=True, exist_ok=True)
+                try:
+                    problems = PAIR_CHECKS[name](arch, self.log_dir, self._timeout())
+                    c = Check(name, arch, "FAILED" if problems else "ok",
+                              "; ".join(problems[:3]), time.monotonic() - t)
+                except GuestError as e:
+                    c = Check(name, arch, "FAILED", f"{_one_line(e)}\nconsole logs: "
+                              f"{self.log_dir}/{arch}-loss-a.log, -b.log",
+                              time.monotonic() - t, lost=_how_lost(e))
+                except HarnessError as e:
+                    c = Check(name, arch, "FAILED", _one_line(e), time.monotonic() - t)
+                if c.lost and arch not in broken:
+                    broken[arch] = (f"not run: a guest {c.lost} in {name} on {arch}")
+                    if c.lost == "hung" and not self._hung:
+                        self._hung = arch
+            self._report(c)
+            out.append(c)
+        return out
+
     @staticmethod
     def _groups(lab: Lab, profile: str) -> list[list[labs.Measure]]:
         """The profile's measurements, one boot per group.  The student's
@@ -498,10 +590,28 @@ def measure_run(profile: str, commands: tuple[str, ...],
     in one line; and the host seconds it took."""
     t = time.monotonic()
     try:
-        run: runs.ModelRun | str = runs.run_model(profile, list(commands), tag="grade")
+        run: runs.ModelRun | str = _model_run(profile, commands)
     except HarnessError as e:
         run = _one_line(e)
     return run, time.monotonic() - t
+
+
+def _model_run(profile: str, commands: tuple[str, ...]) -> runs.ModelRun:
+    """The commands of one machine on one fresh boot each (runs.run_model);
+    a benchmark of two machines on a pair of its own (harness/net/
+    measure.py), the client's records read as one machine's."""
+    pair = [c for c in commands if labs.Measure(profile, c, (), ()).pair]
+    one = [c for c in commands if c not in pair]
+    made = [runs.run_model(profile, one, tag="grade")] if one else []
+    made += [netmeasure.run_pair(profile, c, tag="grade", timeout=PAIR_TIMEOUT)
+             for c in pair]
+    if len(made) == 1:
+        return made[0]
+    first = made[0]
+    return runs.ModelRun(first.profile, [r for m in made for r in m.results],
+                         [r for m in made for r in m.regions],
+                         [j for m in made for j in m.joined], first.log,
+                         {k: v for m in made for k, v in m.outputs.items()}, first.provenance)
 
 
 class _Session:

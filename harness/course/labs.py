@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..bench import checks
+from ..bench import checks, suite
 from ..guest import machines
 from ..model import modellog, profiles
 
@@ -70,6 +70,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in (
            "disk writes per operation"),
     Metric("sync_writes", "writes", False, _extra_per_op("sync_writes"),
            "disk writes the process waited for, per operation"),
+    Metric("idle_us", "us", False, lambda j: j.per_op("idle_ns") / 1000,
+           "microseconds the machine sat idle, waiting (for a frame, a timer)"),
 )}
 
 
@@ -89,7 +91,15 @@ class Measure:
 
     @property
     def bench(self) -> str:
-        return self.command.split()[0]
+        """The benchmark's name, as its RESULT lines give it (`net` for
+        `netbench`: harness/bench/suite.py)."""
+        word = self.command.split()[0]
+        return next((b.name for b in suite.BY_NAME.values() if b.command_line == word), word)
+
+    @property
+    def pair(self) -> bool:
+        """Whether it runs on two machines (a client against netd)."""
+        return suite.needs_pair(self.bench)
 
     @property
     def student(self) -> bool:
@@ -136,6 +146,9 @@ class Lab:
     # Checks of the lab's own, run on each of those ISAs after the
     # programs (grade.py: GUEST_CHECKS).
     guest_checks: tuple[str, ...] = ()
+    # Checks of two machines on one wire (grade.py: PAIR_CHECKS), run on
+    # each of those ISAs that the registry puts on the wire.
+    pair_checks: tuple[str, ...] = ()
     uses_policy: bool = False   # the measures name the student's policy
     notes: tuple[str, ...] = field(default=())
 
@@ -255,7 +268,23 @@ LAB5 = Lab(
     arches=None,
 )
 
-LABS: dict[int, Lab] = {lab.number: lab for lab in (LAB1, LAB2, LAB3, LAB4, LAB5)}
+# Lab 6's round trips: netbench's three, on a pair of DECstations.
+NETBENCH = "netbench -n 200 -c udp-rtt -c tcp-rtt -c icmp-rtt"
+
+LAB6 = Lab(
+    6, "What a round trip costs", "docs/labs/lab6-roundtrip.md",
+    "seed 002's Network section (3a); the paper's remote file access, Table 8",
+    measures=(Measure("ds3100-riscv", NETBENCH, ("udp-rtt", "tcp-rtt", "icmp-rtt"),
+                      ("insns", "cycles", "idle_us", "us")),),
+    goals=(Goal("udp-rtt: a tenth less time per round trip on the DECstation (ds3100-riscv)",
+                (key("ds3100-riscv", "net", "udp-rtt", "us"),), -0.10, 20),
+           Goal("tcp-rtt: a tenth less time per round trip on the DECstation (ds3100-riscv)",
+                (key("ds3100-riscv", "net", "tcp-rtt", "us"),), -0.10, 10)),
+    arches=None,
+    pair_checks=("stream_under_loss",),
+)
+
+LABS: dict[int, Lab] = {lab.number: lab for lab in (LAB1, LAB2, LAB3, LAB4, LAB5, LAB6)}
 
 
 def get(number: int) -> Lab:

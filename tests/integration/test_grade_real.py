@@ -38,3 +38,22 @@ def test_lab1_on_riscv_passes_and_the_baseline_is_the_graders_check(tmp_path):
     assert measured["ds3100-riscv getpid call traps"] == 1
     text = grade.format_grade(g)
     assert "correctness" in text and "(passed)" in text
+
+
+def test_lab6_on_riscv_passes_with_two_machines_on_a_lossy_wire(tmp_path):
+    """Lab 6's RISC-V part: the test programs, two machines on a link that
+    loses and damages frames (every byte of the stream arrives, the client
+    retransmits), the round trips measured on a pair of DECstations."""
+    if not machines.get("riscv").kernel_path().exists():
+        pytest.skip("no riscv kernel")
+    g = grade.Grader(build=False, arches=["riscv"], say=lambda m: None,
+                     log_dir=tmp_path).grade(labs.LAB6)
+    assert g.passed, [f"{c.arch} {c.name}: {c.detail}" for c in g.checks if not c.ok]
+    assert any(c.name == "stream_under_loss" and c.arch == "riscv" for c in g.checks)
+    assert set(g.values) == set(labs.LAB6.keys("ordered"))
+    udp = g.values["ds3100-riscv net udp-rtt us"]
+    # the wire's share alone (two 106-byte frames at 10 Mb/s, NICs, cable) is 210.8 us
+    assert 210.8 < g.values["ds3100-riscv net udp-rtt idle_us"] < udp
+    assert g.values["ds3100-riscv net icmp-rtt us"] < udp < g.values["ds3100-riscv net tcp-rtt us"]
+    same = [c for c in g.checks if c.name.startswith("baseline: ds3100-riscv")]
+    assert all(c.ok for c in same), [c.detail for c in same]

@@ -116,6 +116,55 @@ def test_lab4_without_the_students_policy_fails(fake_machine, tmp_path):
     assert "FAILED: policy_t_fs_fsck on fake" in grade.format_grade(g)
 
 
+def test_pair_checks_run_only_on_an_isa_on_the_wire_and_count(fake_machine, tmp_path,
+                                                                 monkeypatch):
+    """Lab 6's checks of two machines: run after the ISA's programs where
+    the registry puts its card on the wire (harness/net/measure.py), a
+    point each, their problems failing the lab; a hang is reported as one."""
+    fake_machine()
+    ran = []
+
+    def fine(arch, log_dir, timeout):
+        ran.append(arch)
+        return []
+
+    def lossy(arch, log_dir, timeout):
+        return ["the server's sink: 'netd: sink bytes=262144 wrong=11', not bytes=262144 "
+                "wrong=0"]
+
+    def hangs(arch, log_dir, timeout):
+        raise grade.GuestHang("netbench", 3, "prompt")
+
+    lab = Lab(99, "a fake lab", "docs/labs/README.md", "none", measures=(),
+              programs=("t_ok",), arches=("fake",), pair_checks=("fine",))
+    monkeypatch.setitem(grade.PAIR_CHECKS, "fine", fine)
+    monkeypatch.setitem(grade.PAIR_CHECKS, "lossy", lossy)
+    monkeypatch.setitem(grade.PAIR_CHECKS, "hangs", hangs)
+    monkeypatch.setattr(grade.netmeasure, "on_the_wire", lambda arch: False)
+    g = grader(tmp_path).grade(lab)
+    assert ran == [] and g.passed and "fine" not in {c.name for c in g.checks}
+    monkeypatch.setattr(grade.netmeasure, "on_the_wire", lambda arch: True)
+    g = grader(tmp_path).grade(lab)
+    assert ran == ["fake"] and g.passed and g.correctness == (3, 3)
+    g = grader(tmp_path).grade(Lab(99, "a fake lab", "docs/labs/README.md", "none",
+                                   measures=(), programs=("t_ok",), arches=("fake",),
+                                   pair_checks=("lossy", "hangs", "fine")))
+    by_name = {c.name: c for c in g.checks}
+    assert not g.passed and "wrong=11" in by_name["lossy"].detail
+    assert by_name["hangs"].lost == "hung" and "no prompt" in by_name["hangs"].detail
+    assert by_name["fine"].detail.startswith("not run: a guest hung in hangs on fake")
+    assert "lossy on fake" in grade.format_grade(g)
+
+
+def test_lab6_measures_two_machines_under_the_benchmarks_own_name():
+    m = labs.LAB6.measures[0]
+    assert m.bench == "net" and m.pair and m.command.startswith("netbench ")
+    assert labs.LAB1.measures[0].bench == "getpid" and not labs.LAB1.measures[0].pair
+    assert "ds3100-riscv net udp-rtt idle_us" in labs.LAB6.keys("ordered")
+    assert labs.LAB6.pair_checks == ("stream_under_loss",)
+    assert set(labs.LAB6.pair_checks) <= set(grade.PAIR_CHECKS)
+
+
 def test_a_bad_prediction_is_refused_before_anything_is_built(fake_machine, monkeypatch,
                                                               tmp_path, capsys):
     fake_machine()
@@ -313,7 +362,7 @@ def test_grade_refuses_an_unknown_lab(capsys):
     with pytest.raises(SystemExit) as e:
         cli.main(["grade", "--lab", "9"])
     assert e.value.code == 2
-    assert "no lab '9' (the labs: 1, 2, 3, 4, 5)" in capsys.readouterr().err
+    assert "no lab '9' (the labs: 1, 2, 3, 4, 5, 6)" in capsys.readouterr().err
 
 
 def test_no_baseline_note_when_nothing_was_measured():
