@@ -61,7 +61,7 @@ def test_a_link_sweep_moves_the_round_trip_with_the_wire(tmp_path):
     # the frames' serialisation is ten times as long; the NICs and the cable are not
     wire = slow["hardware"] - fast["hardware"]
     assert wire == pytest.approx(2 * 118 * 8 * (1 / 2 - 1 / 20), rel=1e-6)   # us
-    assert slow["measured"] - fast["measured"] >= wire
+    assert slow["measured"] - fast["measured"] >= wire - 0.01
     assert info["profile_value"] == 10
     assert (d / "sweep.png").stat().st_size > 10000
     assert "hardware" in (d / "sweep.csv").read_text().splitlines()[0]
