@@ -67,7 +67,7 @@ from ..model import profiles, runs
 from ..model.executor import Executor, Job, run_jobs
 from ..net import measure as netmeasure
 from ..net import run as netrun
-from ..net.pair import Pair
+from ..net.pair import Pair, on_wire
 from ..tables import format_table
 from . import labs
 from .labs import Lab
@@ -371,7 +371,7 @@ class Grader:
                     broken[arch] = "not run: the build failed"
         for arch in check_arches:
             g.checks += self._correctness(lab, arch, ctx, broken)
-            if lab.pair_checks and netmeasure.on_the_wire(arch):
+            if lab.pair_checks and on_wire(machines.get(arch)):
                 g.checks += self._pairs(lab, arch, broken)
         self._measure(lab, g, measure_profiles, broken, ctx)
         g.baseline = load_baseline(lab)

@@ -81,14 +81,3 @@ def run_pair(profile: str, command: str, overrides: dict[str, Any] | None = None
         raise BenchmarkError(f"hardware model warned: {warnings[0]}")
     return runs.ModelRun(pair.profile, results, regions, modellog.join(results, regions), log,
                          {line: out.lines}, made_by)
-
-
-def on_the_wire(arch: str) -> bool:
-    """Whether two machines of `arch` can be put on the wire yet (Pair's
-    own checks: a NIC driver, a barrier register, a front end)."""
-    try:
-        with tempfile.TemporaryDirectory() as d:
-            Pair(arch, profiles.load("none"), Path(d))
-    except SetupError:
-        return False
-    return True

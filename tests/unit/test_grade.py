@@ -119,7 +119,7 @@ def test_lab4_without_the_students_policy_fails(fake_machine, tmp_path):
 def test_pair_checks_run_only_on_an_isa_on_the_wire_and_count(fake_machine, tmp_path,
                                                                  monkeypatch):
     """Lab 6's checks of two machines: run after the ISA's programs where
-    the registry puts its card on the wire (harness/net/measure.py), a
+    the registry puts its card on the wire (harness/net/pair.py: on_wire), a
     point each, their problems failing the lab; a hang is reported as one."""
     fake_machine()
     ran = []
@@ -140,10 +140,10 @@ def test_pair_checks_run_only_on_an_isa_on_the_wire_and_count(fake_machine, tmp_
     monkeypatch.setitem(grade.PAIR_CHECKS, "fine", fine)
     monkeypatch.setitem(grade.PAIR_CHECKS, "lossy", lossy)
     monkeypatch.setitem(grade.PAIR_CHECKS, "hangs", hangs)
-    monkeypatch.setattr(grade.netmeasure, "on_the_wire", lambda arch: False)
+    monkeypatch.setattr(grade, "on_wire", lambda machine: False)
     g = grader(tmp_path).grade(lab)
     assert ran == [] and g.passed and "fine" not in {c.name for c in g.checks}
-    monkeypatch.setattr(grade.netmeasure, "on_the_wire", lambda arch: True)
+    monkeypatch.setattr(grade, "on_wire", lambda machine: True)
     g = grader(tmp_path).grade(lab)
     assert ran == ["fake"] and g.passed and g.correctness == (3, 3)
     g = grader(tmp_path).grade(Lab(99, "a fake lab", "docs/labs/README.md", "none",
