@@ -91,14 +91,19 @@ static uint64 idle_distance(void)
 
 /* The scheduler's wait for an interrupt, interrupts off (sched.c).  With
  * a NIC, tell the model first (net_idle) how far off the next deadline is
- * and how many frames the card has handed over so far, to the stack or
- * dropped for want of a buffer: a frame it has not, which the model put
- * in while the kernel ran with interrupts off, will end the wait at once;
- * without a NIC, only arch_idle(). */
+ * and how many of the frames it put into the card the driver has
+ * accounted for: handed to the stack, dropped for want of a buffer,
+ * received damaged or too long (one count per frame), or lost by the card
+ * itself for want of a descriptor (the LANCE counts those; the driver
+ * adds them at its interrupt).  A frame not yet accounted for, which the
+ * model put in while the kernel ran with interrupts off, has its
+ * interrupt pending and ends the wait at once.  Without a NIC, only
+ * arch_idle(). */
 void sched_idle(void)
 {
     if (netif)
-        net_idle(idle_distance(), netstat.rx_frames + netstat.rx_nobuf);
+        net_idle(idle_distance(), netstat.rx_frames + netstat.rx_nobuf + netstat.rx_errors +
+                                  netstat.rx_missed);
     arch_idle();
 }
 
