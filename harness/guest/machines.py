@@ -396,6 +396,11 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # A PCnet-PCI in the first free slot (kernel/arch/x86/nic.c); no
             # option ROM (the BIOS would run its network boot code).
             nic=("-device", "pcnet,netdev=net0,mac={mac},romfile="),
+            # The I/O APIC's IOREGSEL (the PC's 0xfec00000), which nic.c maps
+            # at the same virtual address when it finds the card: the card's
+            # registers are ports, which no memory read reaches, and the
+            # IOAPIC's select register reads back what was written.
+            net_barrier=0xFEC00000,
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="pc-p5",
             tlb_refill="walk", segment_loads=True),
     Machine("m68k",
@@ -424,6 +429,12 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # A PCnet-PCI in slot 11, where the real Malta has its 79C973
             # (kernel/arch/mips/nic.c); no option ROM (nothing runs it).
             nic=("-device", "pcnet,netdev=net0,addr=0b,mac={mac},romfile="),
+            # The card's first port (its address PROM, at the I/O address
+            # nic.c gives it, 0x1000) through kseg1: a 32-bit read there in
+            # the card's 16-bit mode returns all ones and touches nothing
+            # (QEMU's pcnet_ioport_read); the 8259s' ports would not do (a
+            # read after a poll command acknowledges an interrupt).
+            net_barrier=0xB8001000,
             # The kernel runs in kseg0: RAM at physical 0, seen at 0x80000000.
             model="qemu-plugin", other_vectors=("tlb_refill",), ram=(0, 128 << 20),
             model_profile="ds3100", tlb_refill="software",
@@ -449,6 +460,13 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # `ether` tells the kernel it is connected (QEMU's board has
             # it, connected or not: kernel/arch/sparc/nic.c).
             nic=("-net", "nic,model=lance,netdev=net0,macaddr={mac}", "-append", "ether"),
+            # The system interrupt controller's pending register (0x71e10000,
+            # seen at DEV(pa) = 0xf0000000 | pa & 0x0fffffff: machine.h), as
+            # the PLIC's on riscv.  Not the LANCE's own registers: they take
+            # 16-bit accesses only, so QEMU splits the model's 32-bit read;
+            # from RAP its second half falls outside the chip's 4 bytes, and
+            # RDP's runs the chip's code (its poll timer, CSR0's interrupt).
+            net_barrier=0xF1E10000,
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun4",
             window_symbols=("window_overflow", "window_underflow"),
             # The 16th load of the chase sits in the loop branch's delay slot,
