@@ -144,11 +144,17 @@ static void qmp_connect(void)
     qmp_command("{\"execute\":\"qmp_capabilities\"}\n");
 }
 
+/* Barriers taken, and how many of them through QMP (HWNETHOLD: where the
+ * register could not be read, the vCPU in user mode on mips and sparc). */
+static uint64_t barriers, barriers_qmp;
+
 /* Return only once QEMU's main loop holds no handler half done. */
 static void barrier(void)
 {
+    barriers++;
     if (qemu_plugin_read_memory_vaddr(hw.p.net_bql, barrier_buf, 4))
         return;
+    barriers_qmp++;
     if (qmp < 0)
         qmp_connect();
     qmp_command("{\"execute\":\"query-status\"}\n");
@@ -349,9 +355,10 @@ void net_vcpu_init(void)
 
 void net_exit(void)
 {
-    char line[160];
-    snprintf(line, sizeof(line), "HWNETHOLD rx_s=%.3f tx_s=%.3f rx_polls=%" PRIu64 "\n",
-             hold_rx_ns / 1e9, hold_tx_ns / 1e9, rx_polls);
+    char line[200];
+    snprintf(line, sizeof(line), "HWNETHOLD rx_s=%.3f tx_s=%.3f rx_polls=%" PRIu64
+             " barriers=%" PRIu64 " barriers_qmp=%" PRIu64 "\n",
+             hold_rx_ns / 1e9, hold_tx_ns / 1e9, rx_polls, barriers, barriers_qmp);
     hw_say("%s", line);
     if (sock >= 0)
         unlink(hw.p.net_sock);
