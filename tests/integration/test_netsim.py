@@ -3,7 +3,7 @@ docs/network.md): the deterministic link, end to end.
 
   - on every board the wire has a front end for (pair.on_wire: the
     registry's cards and back ends), `run --suite net` twice under the
-    ISA's own profile (its model_profile: ds3100-riscv, sun3, mvax2): the
+    ISA's own profile (its model_profile: ds3100-riscv, pc-p5, sun3, ds3100, sun4, mvax2): the
     same RESULT lines and the same HWREGION records, every case measured,
     none below its predicted hardware share;
   - on riscv, with every 7th frame lost, a 512 KB TCP transfer delivers every byte
@@ -11,7 +11,10 @@ docs/network.md): the deterministic link, end to end.
     runs retransmit the same number of times and print the same RESULT;
   - 10,000 malformed frames delivered by the link's garbage mode to each
     machine: each is counted under the counter its kind names, and the
-    machines answer afterwards.
+    machines answer afterwards;
+  - a LANCE (mips) given frames faster than its ring takes them drops
+    some itself (rx_missed, its CSR112): every frame is still accounted
+    for, so the model's idling goes on, and the machines answer.
 """
 
 import re
@@ -27,6 +30,9 @@ from harness.net import run as netrun
 from harness.net.pair import Pair, on_wire
 
 ARCH = "riscv"
+# A board whose card drops frames itself when its ring is full (the
+# LANCE: QEMU's virtio-net keeps them instead).
+LANCE_ARCH = "mips"
 # Every board with a wire front end, from the registry.
 WIRE_ARCHS = [a for a in machines.names() if on_wire(machines.get(a))]
 # Found when this test first ran the m68k (2026-11-29): after netbench and
@@ -72,7 +78,16 @@ def test_suite_net_is_deterministic(tmp_path, arch):
     assert hwregions(dir1 / "hwmodel-a.log") == hwregions(dir2 / "hwmodel-a.log")
     assert len(hwregions(dir1 / "hwmodel-a.log")) == 2 * len(netrun.table.CASES)
     rows = rec1.meta["final_table"]
-    assert all(r["measured_ns"] >= r["hardware_ns"] for r in rows), rows
+    for row in rows:
+        if row["kind"] != "~":
+            assert row["measured_ns"] >= row["hardware_ns"], row
+    # The bulk's hardware share is an estimate ("~"), and its measured time
+    # has the cost of making the data taken out (netbench's empty loop),
+    # which a fast sender hides behind the wire (x86 pc-p5: 5.08 ms per 8 KB
+    # against the wire's 6.90): only the transfer's whole span is bounded.
+    bulk = next(r for r in rec1.results if r.case == "tcp-bulk")
+    row = next(r for r in rows if r["key"] == "net/tcp-bulk")
+    assert bulk.ns / bulk.iters >= row["hardware_ns"], (bulk.line, row)
     # both machines' provenance, and the wire's own account
     assert set(rec1.provenance["nodes"]) == {"a", "b"}
     assert rec1.meta["wire"]["a"]["tx_frames"] == rec1.meta["wire"]["b"]["rx_frames"]
@@ -128,6 +143,31 @@ def test_garbage_is_counted_and_the_machines_go_on(tmp_path, built):
         assert len([line for line in out.lines if line.startswith("RESULT")]) == 2, out.lines
     for node in ("a", "b"):
         assert netrun.read_hwnet(tmp_path / f"garbage-{node}.hw.log")["garbage"] == n
+
+
+def test_frames_the_card_drops_itself_are_accounted(tmp_path):
+    """3,000 frames 100 ns apart: more than the LANCE's 32 descriptors
+    between two interrupts.  The kernel counts each frame once, under the
+    stack's counters, rx_nobuf, rx_errors or rx_missed (sched_idle's sum,
+    which the model compares with the frames it put in: without rx_missed
+    the machine hangs), and both machines answer afterwards."""
+    need(LANCE_ARCH)
+    n = 3000
+    with Pair(LANCE_ARCH, profiles.load("none"), tmp_path,
+              flood=garbage.Schedule(n, every_ns=100, start_ns=1_000_000_000)) as p:
+        for node in ("a", "b"):
+            for _ in range(600):            # as in the garbage test: from 1 s on
+                stats = netrun.netstat(p.guests[node].run("netstat -a", timeout=TIMEOUT).lines)
+                taken = (stats["rx_frames"] + stats["rx_nobuf"] + stats["rx_errors"] +
+                         stats["rx_missed"])
+                if taken >= n:
+                    break
+            assert taken == n, (node, stats)
+            assert stats["rx_missed"] > 0, (node, stats)
+        p.b.begin("netd")
+        p.b.wait_for("netd: ready", timeout=TIMEOUT)
+        out = p.a.run(f"netbench -n 20 -c udp-rtt {p.address('b')}", timeout=120)
+        assert len([line for line in out.lines if line.startswith("RESULT")]) == 1, out.lines
 
 
 def test_refusals():
