@@ -144,7 +144,6 @@ void lance_intr(void)
         uint32 status = ln.rx[i].status;
         if (status & DESC_OWN)
             break;
-        ln.rx_next++;
         struct nbuf *b = ln.rxbuf[i];
         uint32 len = ln.rx[i].mcnt & 0x0fff;
         /* One buffer holds any frame we take (NBUF_RXMAX): a frame that
@@ -152,11 +151,22 @@ void lance_intr(void)
          * counted once, at its first buffer. */
         if ((status & (DESC_ERR | DESC_STP | DESC_ENP)) != (DESC_STP | DESC_ENP) ||
             len < FCS_LEN) {
+            /* A first buffer without its end, and the next still the
+             * chip's: the chip is still writing it.  QEMU's gives a
+             * descriptor up (OWN clear) before it writes the end and the
+             * count, while the CPU may be running (a plain wire, not the
+             * model's, which holds the CPU until it is done): take it at
+             * the interrupt that follows. */
+            if ((status & (DESC_ERR | DESC_STP | DESC_ENP)) == DESC_STP &&
+                (ln.rx[(i + 1) % RX_RING].status & DESC_OWN))
+                break;
+            ln.rx_next++;
             if (status & DESC_STP)
                 netstat.rx_errors++;
             rx_give(i, b);
             continue;
         }
+        ln.rx_next++;
         struct nbuf *fresh = nbuf_alloc();
         if (!fresh) {                /* keep the ring full: drop */
             netstat.rx_nobuf++;
