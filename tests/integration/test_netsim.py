@@ -81,13 +81,12 @@ def test_suite_net_is_deterministic(tmp_path, arch):
     for row in rows:
         if row["kind"] != "~":
             assert row["measured_ns"] >= row["hardware_ns"], row
-    # The bulk's hardware share is an estimate ("~"), and its measured time
-    # has the cost of making the data taken out (netbench's empty loop),
-    # which a fast sender hides behind the wire (x86 pc-p5: 5.08 ms per 8 KB
-    # against the wire's 6.90): only the transfer's whole span is bounded.
-    bulk = next(r for r in rec1.results if r.case == "tcp-bulk")
+    # The bulk's hardware share is an estimate ("~": the segments back to
+    # back on the wire), and no transfer is faster than the wire (netbench
+    # makes its data before it times: made in the loop and subtracted, a
+    # fast sender once read 5.08 ms per 8 KB against the wire's 6.90).
     row = next(r for r in rows if r["key"] == "net/tcp-bulk")
-    assert bulk.ns / bulk.iters >= row["hardware_ns"], (bulk.line, row)
+    assert row["measured_ns"] >= row["hardware_ns"], row
     # both machines' provenance, and the wire's own account
     assert set(rec1.provenance["nodes"]) == {"a", "b"}
     assert rec1.meta["wire"]["a"]["tx_frames"] == rec1.meta["wire"]["b"]["rx_frames"]
