@@ -110,7 +110,11 @@ $(BUILD)/kernel/port/cow.o: KERNEL_CFLAGS += -Os
 # code and data before it stay where they were: the paper suite's results
 # under a cache model depend on where they lie (as for paging.c above).
 KERNEL_NET := nbuf netif ether arp ip icmp udp tcp tcp_out socket netproc
+# The remote file systems (kernel/port/rfs/, docs/remote-files.md), on the
+# network and placed with it.
+KERNEL_RFS := rpc server client cache
 KERNEL_NET_OBJS := $(patsubst %,$(BUILD)/kernel/port/net/%.o,$(KERNEL_NET)) \
+                   $(patsubst %,$(BUILD)/kernel/port/rfs/%.o,$(KERNEL_RFS)) \
                    $(patsubst %,$(BUILD)/%.o,$(basename $(ARCH_NET_SRCS)))
 
 $(BUILD)/kernel/%.o: kernel/%.c $(CFLAGS_USED) | $(TOOLCHAIN)
@@ -139,7 +143,7 @@ GUEST_LIB  := printf string malloc stdlib bench test fsutil net
 GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
               ls mkdir rm mv fsck policy \
               readcache openclose createdelete andrew cc ld mrun measure \
-              netd netbench netstat fuzz
+              netd netbench netstat fuzz mount rfsd rfsstat
 GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow t_net t_entry t_rename
 # and one ISA's own: guests/tests/<isa>/*.c (SPARC's register windows).
 GUEST_TESTS += $(patsubst guests/tests/%.c,%,$(sort $(wildcard guests/tests/$(ARCH)/*.c)))

@@ -24,7 +24,11 @@
  * removed after each run, untimed.  The source tree, cc and ld are read
  * once before the first run, so that every run finds them in the cache.
  *
- *   andrew [-p sync|delayed|writethrough] [-s SRC]
+ * On a remote file system (-p nfs or -p sprite: kernel/port/rfs/) the
+ * fields count the server's disk, the calls made and this machine's own
+ * writes, as createdelete's do.
+ *
+ *   andrew [-p sync|delayed|writethrough|nfs|sprite] [-s SRC]
  */
 #include "user.h"
 #include "bench.h"
@@ -198,11 +202,11 @@ static void compile_phase(void)
 static void report(const char *phase, int policy, struct bench_span *t, struct bench_span *e,
                    struct io_counts *io)
 {
-    char casename[32], extra[160];
+    char casename[32], fields[128], extra[200];
     snprintf(casename, sizeof casename, "%s-%s", phase, policy_name(policy));
-    snprintf(extra, sizeof extra, "policy=%s dev_writes=%u sync_writes=%u dev_reads=%u "
-             "files=%u kbytes=%u", policy_name(policy), io->dev_writes, io->sync_writes,
-             io->dev_reads, nfiles, nbytes / 1024);
+    io_fields(fields, sizeof fields, policy, io);
+    snprintf(extra, sizeof extra, "policy=%s %s files=%u kbytes=%u", policy_name(policy),
+             fields, nfiles, nbytes / 1024);
     struct bench_result r = {
         .bench = "andrew", .casename = casename, .iters = 1,
         .ns = t->ns, .loop_ns = e->ns, .insns = t->insns, .loop_insns = e->insns,
@@ -252,7 +256,7 @@ int main(int argc, char *argv[])
         else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
             src_root = argv[++i];
         else {
-            fprintf(2, "usage: andrew [-p sync|delayed|writethrough] [-s SRC]\n");
+            fprintf(2, "usage: andrew [-p sync|delayed|writethrough|nfs|sprite] [-s SRC]\n");
             return 2;
         }
     }
@@ -269,9 +273,9 @@ int main(int argc, char *argv[])
     static const int policies[] = { POLICY_SYNC, POLICY_DELAYED, POLICY_WRITETHROUGH };
     int k = 1;
     for (int p = 0; p < 3; p++) {
-        if (only >= 0 && policies[p] != only)
-            continue;
-        one_run(k, policies[p]);
+        if (only >= 0 && p > 0)
+            break;
+        one_run(k, only >= 0 ? only : policies[p]);   /* -p: that one alone */
         k += 2;
     }
     policy_set(before);

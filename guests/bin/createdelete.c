@@ -18,7 +18,14 @@
  * RAM disk's default latency model a write costs only a copy; set one with
  * `policy -disk ...` to see what the waiting costs.
  *
- *   createdelete [-p sync|delayed|writethrough] [-n ITERATIONS]
+ * On a remote file system (kernel/port/rfs/), -p nfs or -p sprite: the
+ * file is the server's, and the fields count the server's disk, the calls
+ * made and this machine's own writes (fsutil.c's io_fields):
+ *
+ *   RESULT bench=createdelete case=10k-nfs ... policy=nfs dev_writes=...
+ *          sync_writes=... dev_reads=... rpcs=... retrans=... local_writes=0
+ *
+ *   createdelete [-p sync|delayed|writethrough|nfs|sprite] [-n ITERATIONS]
  *
  * The policy in force before is restored at the end.  The file is
  * /tmp/createdelete.tmp.
@@ -35,7 +42,7 @@ static char data[MAXSIZE];
 
 static void usage(void)
 {
-    fprintf(2, "usage: createdelete [-p sync|delayed|writethrough] [-n ITERATIONS]\n");
+    fprintf(2, "usage: createdelete [-p sync|delayed|writethrough|nfs|sprite] [-n ITERATIONS]\n");
     exit(2);
 }
 
@@ -88,10 +95,10 @@ static void timed_case(int k, int policy, int kb, uint32_t n)
     }
     bench_span_end(&e, BENCH_EMPTY(k));
 
-    char casename[32], extra[96];
+    char casename[32], fields[128], extra[160];
     snprintf(casename, sizeof casename, "%dk-%s", kb, policy_name(policy));
-    snprintf(extra, sizeof extra, "policy=%s dev_writes=%u sync_writes=%u dev_reads=%u",
-             policy_name(policy), io.dev_writes, io.sync_writes, io.dev_reads);
+    io_fields(fields, sizeof fields, policy, &io);
+    snprintf(extra, sizeof extra, "policy=%s %s", policy_name(policy), fields);
     struct bench_result r = {
         .bench = "createdelete", .casename = casename, .iters = n,
         .ns = t.ns, .loop_ns = e.ns, .insns = t.insns, .loop_insns = e.insns,
@@ -99,9 +106,11 @@ static void timed_case(int k, int policy, int kb, uint32_t n)
     };
     bench_report(&r);
     unsigned int per = (unsigned int)n;
-    printf("createdelete %s: %u.%02u disk writes per file (%u.%02u synchronous)\n", casename,
-           io.dev_writes / per, io.dev_writes * 100 / per % 100,
-           io.sync_writes / per, io.sync_writes * 100 / per % 100);
+    int remote = POLICY_IS_REMOTE(policy);
+    unsigned int w = remote ? io.srv_writes : io.dev_writes;
+    unsigned int sw = remote ? io.srv_sync_writes : io.sync_writes;
+    printf("createdelete %s: %u.%02u %sdisk writes per file (%u.%02u synchronous)\n", casename,
+           w / per, w * 100 / per % 100, remote ? "server " : "", sw / per, sw * 100 / per % 100);
 }
 
 int main(int argc, char *argv[])
@@ -128,12 +137,13 @@ int main(int argc, char *argv[])
     static const uint32_t iters[] = { 200, 100, 20 };
     int k = 1;
     for (int p = 0; p < 3; p++) {
-        if (only >= 0 && policies[p] != only)
-            continue;
-        if (policy_set(policies[p]) < 0)      /* also writes what is dirty */
+        int policy = only >= 0 ? only : policies[p];   /* -p: that one alone */
+        if (only >= 0 && p > 0)
+            break;
+        if (policy_set(policy) < 0)           /* also writes what is dirty */
             die("fsctl");
         for (int s = 0; s < 3; s++)
-            timed_case(k++, policies[p], kbs[s], n ? n : iters[s]);
+            timed_case(k++, policy, kbs[s], n ? n : iters[s]);
     }
     policy_set(before);
     return 0;

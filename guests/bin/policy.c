@@ -4,6 +4,9 @@
  *
  *   policy                        print the settings
  *   policy sync|delayed|writethrough
+ *   policy nfs|sprite             the remote file system's protocol
+ *                                 (kernel/port/rfs/: what `mount` mounted;
+ *                                 prints a second line, remote=PROTO)
  *   policy -age MS                delayed: write a dirty block once MS old
  *   policy -cache BLOCKS          buffer-cache size (empties the cache)
  *   policy -disk OVERHEAD SEEK ROTATION KB/S
@@ -32,7 +35,7 @@
 
 static void usage(void)
 {
-    fprintf(2, "usage: policy [sync|delayed|writethrough] [-age MS] [-cache BLOCKS]\n"
+    fprintf(2, "usage: policy [sync|delayed|writethrough|nfs|sprite] [-age MS] [-cache BLOCKS]\n"
                "              [-disk OVERHEAD_NS SEEK_NS ROTATION_NS KB_PER_S]\n"
                "              [-paging eager|demand] [-pages list|coloured|random]\n"
                "              [-fork copy|cow]\n");
@@ -87,6 +90,8 @@ int main(int argc, char *argv[])
                 fork = FORK_COW;
             else
                 usage();
+        } else if (POLICY_IS_REMOTE(policy_by_name(argv[i]))) {
+            c.remote = (unsigned)(policy_by_name(argv[i]) - POLICY_WRITETHROUGH);
         } else if (policy_by_name(argv[i]) >= 0) {
             c.policy = (unsigned)policy_by_name(argv[i]);
         } else {
@@ -112,6 +117,8 @@ int main(int argc, char *argv[])
     printf("policy=%s age_ms=%u cache=%u cache_max=%u disk=%u,%u,%u,%u\n",
            policy_name((int)c.policy), c.flush_age_ms, c.cache_blocks, c.cache_max,
            c.disk_overhead_ns, c.disk_seek_ns, c.disk_rotation_ns, c.disk_kb_per_s);
+    if (c.remote)
+        printf("remote=%s\n", policy_name(POLICY_WRITETHROUGH + (int)c.remote));
     if (paging >= 0)
         printf("paging=%s faults=%d\n",
                fsctl(FSCTL_PAGEPOLICY, (void *)PAGING_MODE) == PAGING_DEMAND ? "demand" : "eager",

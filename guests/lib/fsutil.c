@@ -9,6 +9,7 @@
 static const char *const names[] = {
     [POLICY_SYNC] = "sync", [POLICY_DELAYED] = "delayed",
     [POLICY_WRITETHROUGH] = "writethrough",
+    [POLICY_NFS] = "nfs", [POLICY_SPRITE] = "sprite",
 };
 
 static const char *const page_names[] = {
@@ -50,7 +51,7 @@ int policy_get(void)
     struct fsconf c;
     if (fsctl(FSCTL_GETCONF, &c) < 0)
         return -1;
-    return (int)c.policy;
+    return c.remote ? POLICY_WRITETHROUGH + (int)c.remote : (int)c.policy;
 }
 
 int policy_set(int policy)
@@ -58,7 +59,10 @@ int policy_set(int policy)
     struct fsconf c;
     if (fsctl(FSCTL_GETCONF, &c) < 0)
         return -1;
-    c.policy = (unsigned)policy;
+    if (POLICY_IS_REMOTE(policy))
+        c.remote = (unsigned)(policy - POLICY_WRITETHROUGH);
+    else
+        c.policy = (unsigned)policy;
     return fsctl(FSCTL_SETCONF, &c);
 }
 
@@ -73,6 +77,20 @@ void io_snap(struct io_counts *c)
     c->dev_writes = k.dev_writes;
     c->sync_writes = k.sync_writes;
     c->misses = k.bcache_misses;
+    struct fsconf conf;
+    struct rfspeer p;
+    struct rfsstat r;
+    c->srv_reads = c->srv_writes = c->srv_sync_writes = c->rpcs = c->retrans = 0;
+    /* Our calls counted before the one that asks the server (so a span
+     * counts its first io_snap's: io_since takes it off). */
+    if (fsctl(FSCTL_GETCONF, &conf) < 0 || !conf.remote ||
+        fsctl(FSCTL_RFSSTAT, &r) < 0 || fsctl(FSCTL_RFSPEER, &p) < 0)
+        return;
+    c->srv_reads = p.dev_reads;
+    c->srv_writes = p.dev_writes;
+    c->srv_sync_writes = p.sync_writes;
+    c->rpcs = r.rpc_calls;
+    c->retrans = r.rpc_retrans;
 }
 
 void io_since(struct io_counts *c)
@@ -83,6 +101,22 @@ void io_since(struct io_counts *c)
     c->dev_writes = now.dev_writes - c->dev_writes;
     c->sync_writes = now.sync_writes - c->sync_writes;
     c->misses = now.misses - c->misses;
+    c->srv_reads = now.srv_reads - c->srv_reads;
+    c->srv_writes = now.srv_writes - c->srv_writes;
+    c->srv_sync_writes = now.srv_sync_writes - c->srv_sync_writes;
+    c->rpcs = now.rpcs - c->rpcs - (now.rpcs != c->rpcs);   /* io_snap's own call */
+    c->retrans = now.retrans - c->retrans;
+}
+
+void io_fields(char *buf, int size, int policy, const struct io_counts *c)
+{
+    if (POLICY_IS_REMOTE(policy))
+        snprintf(buf, size, "dev_writes=%u sync_writes=%u dev_reads=%u rpcs=%u retrans=%u "
+                 "local_writes=%u", c->srv_writes, c->srv_sync_writes, c->srv_reads, c->rpcs,
+                 c->retrans, c->dev_writes);
+    else
+        snprintf(buf, size, "dev_writes=%u sync_writes=%u dev_reads=%u", c->dev_writes,
+                 c->sync_writes, c->dev_reads);
 }
 
 int rm_tree(const char *path)

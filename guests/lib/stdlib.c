@@ -36,6 +36,7 @@ static const char *const messages[] = {
     [EFAULT]       = "bad address",
     [EBUSY]        = "busy",
     [EEXIST]       = "file exists",
+    [EXDEV]        = "across file systems",
     [ENOTDIR]      = "not a directory",
     [EISDIR]       = "is a directory",
     [EINVAL]       = "invalid argument",
@@ -64,6 +65,8 @@ static const char *const messages[] = {
     [ENOTCONN]     = "not connected",
     [ETIMEDOUT]    = "connection timed out",
     [ECONNREFUSED] = "connection refused",
+    [EBADMSG]      = "bad message",
+    [ESTALE]       = "stale file handle",
 };
 
 const char *strerror(int err)

@@ -104,6 +104,15 @@ struct dirent {
 #define FSCTL_TABLES  7         /* arg: struct ktables * to fill (counted now:
                                  * a walk of the tables, so not in kstat,
                                  * which the benchmarks call)                 */
+/* Remote files (kernel/port/rfs/, docs/remote-files.md). */
+#define FSCTL_MOUNT   8         /* arg: struct rfsmount *: mount a server's file
+                                 * system at a path (privileged)              */
+#define FSCTL_SERVE   9         /* arg: struct rfsserve *: serve this machine's
+                                 * file system (privileged)                   */
+#define FSCTL_RFSSTAT 10        /* arg: struct rfsstat *: this kernel's remote
+                                 * file counters, client and server           */
+#define FSCTL_RFSPEER 11        /* arg: struct rfspeer *: the first mount, and
+                                 * its server's disk counters (asked by RPC)  */
 
 /* Page-allocation policies (kernel/port/kalloc.c). */
 #define PAGES_LIST      0       /* the free list's head (the default)        */
@@ -153,6 +162,73 @@ struct fsconf {
     unsigned int disk_seek_ns;
     unsigned int disk_rotation_ns;
     unsigned int disk_kb_per_s;     /* 0: instant transfer                    */
+    /* The remote file systems' protocol, RFS_* (kernel/port/rfs/): every
+     * mount's.  Changing it writes back what the clients hold and mounts
+     * each again under the new one (ENOTCONN with no mount).  */
+    unsigned int remote;
+};
+
+/* Remote file-system protocols (kernel/port/rfs/rfs.h). */
+#define RFS_NONE        0       /* no mount                                   */
+#define RFS_NFS         1       /* NFS version 2: stateless, write-through on close */
+#define RFS_SPRITE      2       /* Sprite: client caches, delayed write-back  */
+
+struct rfsmount {
+    unsigned int addr;              /* the server's IPv4 address, host order  */
+    unsigned int proto;             /* RFS_NFS or RFS_SPRITE                  */
+    char path[64];                  /* where: "/" (a diskless client) or a
+                                     * directory's absolute path              */
+};
+
+struct rfsserve {
+    unsigned int crash_after;       /* crash after serving this many calls
+                                     * (0: never): its memory is lost, its
+                                     * disk (the RAM disk) kept               */
+    unsigned int down_ms;           /* ... and answer nothing for this long   */
+};
+
+/* The counters of FSCTL_RFSSTAT, since boot: a client's (rpc_*, rfs_*)
+ * and a server's (srv_*). */
+#define FOR_EACH_RFSSTAT(X) \
+    X(rpc_calls)       /* calls made (each try after the first is a retransmission) */ \
+    X(rpc_retrans)     /* calls sent again after a timeout              */ \
+    X(rpc_frags_out)   /* fragments sent, calls and replies             */ \
+    X(rpc_frags_in)    /* fragments received                            */ \
+    X(rpc_bad)         /* fragments dropped: malformed                  */ \
+    X(rpc_stray)       /* replies no call waited for (late copies)      */ \
+    X(rpc_nobuf)       /* messages not sent or not taken: no buffer, no slot */ \
+    X(rfs_blocks_read) /* client: cache blocks filled from the server   */ \
+    X(rfs_blocks_written) /* client: cache blocks written to the server */ \
+    X(rfs_cache_hits)  /* client: block reads found in its cache        */ \
+    X(rfs_attr_hits)   /* client (nfs): attributes from its cache       */ \
+    X(rfs_name_hits)   /* client (nfs): lookups from its name cache     */ \
+    X(rfs_dropped)     /* client: dirty blocks dropped unwritten (the file removed) */ \
+    X(rfs_recoveries)  /* client (sprite): server reboots seen, files reopened */ \
+    X(rfs_reopens)     /* client (sprite): REOPEN calls                 */ \
+    X(rfs_callbacks)   /* client (sprite): recalls served               */ \
+    X(srv_calls)       /* server: calls served                          */ \
+    X(srv_dup_replays) /* server: a done call's reply sent again        */ \
+    X(srv_dup_busy)    /* server: a copy of a call being served dropped */ \
+    X(srv_sync_writes) /* server: device writes made while a call waited */ \
+    X(srv_recalls)     /* server (sprite): dirty data recalled from a client */ \
+    X(srv_nocache)     /* server (sprite): caching turned off (write-sharing) */ \
+    X(srv_crashes)     /* server: crashes (FSCTL_SERVE's crash_after)   */ \
+    X(srv_lost_blocks) /* server: dirty blocks its crashes lost         */
+
+#define RFSSTAT_FIELD(name) unsigned int name;
+struct rfsstat {
+    FOR_EACH_RFSSTAT(RFSSTAT_FIELD)
+};
+#undef RFSSTAT_FIELD
+
+struct rfspeer {
+    unsigned int proto;             /* RFS_*: RFS_NONE if nothing is mounted  */
+    unsigned int addr;              /* the server                             */
+    char path[64];                  /* the first mount's path                 */
+    /* the server's, since its boot: kstat's dev_reads and dev_writes, and
+     * rfsstat's srv_sync_writes (the writes a call waited for) */
+    unsigned int dev_reads, dev_writes, sync_writes;
+    unsigned int srv_calls, srv_dup_replays;
 };
 
 struct fsckinfo {

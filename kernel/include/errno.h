@@ -19,6 +19,7 @@
 #define EFAULT       14   /* bad address                      */
 #define EBUSY        16   /* busy                             */
 #define EEXIST       17   /* file exists                      */
+#define EXDEV        18   /* across file systems (a remote one) */
 #define ENOTDIR      20   /* not a directory                  */
 #define EISDIR       21   /* is a directory                   */
 #define EINVAL       22   /* invalid argument                 */
@@ -32,6 +33,7 @@
 #define ENAMETOOLONG 36   /* file name too long               */
 #define ENOSYS       38   /* no such system call              */
 #define ENOTEMPTY    39   /* directory not empty              */
+#define EBADMSG      74   /* bad message (a remote reply)     */
 
 /* Sockets (kernel/port/net/socket.c), Linux's numbers as above. */
 #define ENOTSOCK     88   /* not a socket                     */
@@ -49,5 +51,8 @@
 #define ENOTCONN    107   /* not connected                    */
 #define ETIMEDOUT   110   /* connection timed out             */
 #define ECONNREFUSED 111  /* connection refused               */
+
+/* Remote files (kernel/port/rfs/). */
+#define ESTALE      116   /* stale file handle: the server's file is gone */
 
 #endif

@@ -63,4 +63,10 @@ int    dir_isempty(struct inode *dp);
 int    namei(const char *path, struct inode **ipp);
 int    nameiparent(const char *path, char *name, struct inode **dpp);
 
+/* sysfile.c: what the system calls do with a kernel path, for the remote
+ * file server too (rfs/server.c) */
+int    fs_create(const char *path, uint16 type, struct inode **ipp);  /* locked; 1: made */
+int    fs_remove(const char *path, int dir);
+int    fs_fsck(uaddr uinfo, int repair);      /* problems (left); uinfo may be 0 */
+
 #endif

@@ -22,6 +22,7 @@
  */
 #include "kernel.h"
 #include "proc.h"
+#include "rfs/rfs.h"
 #include "file.h"
 #include "fs.h"
 
@@ -122,6 +123,8 @@ int proc_fork(void)
         if (parent->ofile[fd])
             child->ofile[fd] = file_dup(parent->ofile[fd]);
     child->cwd = idup(parent->cwd);
+    if (parent->rcwd)
+        rfs_cwd_dup(child, parent);
     memcpy(child->name, parent->name, sizeof child->name);
     child->parent = parent;
     child->pgid = parent->pgid;             /* same job, same session */
@@ -146,6 +149,8 @@ void proc_exit(int status)
         }
     iput(p->cwd);
     p->cwd = 0;
+    if (p->rcwd)
+        rfs_cwd_drop(p);
     /* Children outlive their parent as children of init, which reaps them. */
     for (struct proc *c = proc; c < &proc[NPROC]; c++)
         if (c->parent == p && c->state != UNUSED) {

@@ -41,6 +41,8 @@ struct proc {
                                     * started from it, until one calls setsid() */
     int priv;                      /* privileged: may halt and reconfigure the
                                     * file system (priv.c); also added last */
+    struct rnode *rcwd;            /* a remote current directory (rfs/client.c):
+                                    * cwd is then unused; also added last */
 };
 
 extern struct proc proc[NPROC];

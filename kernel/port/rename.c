@@ -7,7 +7,9 @@
  * directory may not move into itself or below itself (EINVAL), nor may "."
  * or ".." be renamed or be the new name (EINVAL), nor the root (EBUSY);
  * renaming a name to itself, or to another name of the same file, does
- * nothing.  There is one disk, so POSIX's EXDEV never applies here.
+ * nothing.  A remote file (kernel/port/rfs/) is on another machine's disk,
+ * and the remote protocols have no rename: a path on a mount, either one,
+ * is EXDEV, as POSIX says for a rename between file systems.
  *
  * The order of the writes (docs/filesystem.md, "Write order and crashes")
  * makes a crash under the sync policy leave `to` naming the old file or
@@ -43,6 +45,7 @@
 #include "proc.h"
 #include "buf.h"
 #include "fs.h"
+#include "rfs/rfs.h"
 
 #define IN_DATA __attribute__((section(".data")))   /* paging.c, "Placement" */
 
@@ -233,6 +236,8 @@ int32 sys_rename(const uint32 *arg)
         r = copyinstr(to, arg[1], MAXPATH);
     if (r < 0)
         return r;
+    if (rfs_nmounts && (rfs_owns(from) || rfs_owns(to)))
+        return -EXDEV;
     while (renaming)
         sleep(&renaming);
     renaming = 1;

@@ -9,6 +9,11 @@
  * of a file opened for writing writes its data to the disk under the sync
  * policy (UNIX's "data written through on close"); the other policies
  * leave that to the flusher or do it at each write.
+ *
+ * A path on a remote mount, or relative to a remote current directory,
+ * is the remote file system's (kernel/port/rfs/client.c): each call that
+ * takes a path asks rfs_owns() first (only when something is mounted),
+ * and each that takes a descriptor hands a remote file to rfs_* too.
  */
 #include "kernel.h"
 #include "proc.h"
@@ -17,6 +22,7 @@
 #include "fs.h"
 #include "fsck.h"
 #include "exec.h"
+#include "rfs/rfs.h"
 
 _Static_assert(sizeof(((struct dirent *)0)->d_name) == DIRSIZ, "struct dirent and DIRSIZ");
 
@@ -75,8 +81,9 @@ static int getpath(char *path, uaddr upath)
 }
 
 /* Make a new file or directory at path, or (for a file) open the existing
- * one.  Returns it locked. */
-static int create(const char *path, uint16 type, struct inode **ipp)
+ * one.  Returns it locked, and 1 if it made it (0: it was there).  The
+ * remote file server calls it too (rfs/server.c). */
+int fs_create(const char *path, uint16 type, struct inode **ipp)
 {
     char name[DIRSIZ];
     struct inode *dp, *ip;
@@ -129,7 +136,7 @@ static int create(const char *path, uint16 type, struct inode **ipp)
     }
     iunlockput(dp);
     *ipp = ip;
-    return 0;
+    return 1;
 
 undo:                                           /* no entry names it: free it */
     ip->nlink = 0;
@@ -157,11 +164,13 @@ int32 sys_open(const uint32 *arg)
         return -EINVAL;
     if ((r = getpath(path, arg[0])) < 0)
         return r;
+    if (rfs_nmounts && rfs_owns(path))
+        return rfs_open(path, flags);
     if (!fd_available())
         return -EMFILE;
     struct inode *ip;
     if (flags & O_CREAT) {
-        if ((r = create(path, T_FILE, &ip)) < 0)
+        if ((r = fs_create(path, T_FILE, &ip)) < 0)
             return r;
     } else {
         if ((r = namei(path, &ip)) < 0)
@@ -190,14 +199,23 @@ int32 sys_lseek(const uint32 *arg)
     struct inode *ip = file_inode(f);
     if (!f)
         return -EBADF;
-    if (!ip)
+    if (!ip && !rfs_file(f))
         return -ESPIPE;
     int32 off = (int32)arg[1];
     int64 base;
+    uint32 size;
     switch (arg[2]) {
     case SEEK_SET: base = 0; break;
     case SEEK_CUR: base = f->off; break;
-    case SEEK_END: ilock(ip); base = ip->size; iunlock(ip); break;
+    case SEEK_END:
+        if (!ip) {
+            int r = rfs_lseek_end(f, &size);
+            if (r < 0)
+                return r;
+            base = size;
+            break;
+        }
+        ilock(ip); base = ip->size; iunlock(ip); break;
     default: return -EINVAL;
     }
     int64 pos = base + off;
@@ -227,6 +245,10 @@ int32 sys_fstat(const uint32 *arg)
         ilock(ip);
         fill_stat(ip, &st);
         iunlock(ip);
+    } else if (rfs_file(f)) {
+        int r = rfs_fstat(f, &st);
+        if (r < 0)
+            return r;
     } else {
         memset(&st, 0, sizeof st);
         st.st_mode = f == &console_file ? S_IFCHR : S_IFIFO;
@@ -240,7 +262,11 @@ int32 sys_stat(const uint32 *arg)
     struct inode *ip;
     struct stat st;
     int r;
-    if ((r = getpath(path, arg[0])) < 0 || (r = namei(path, &ip)) < 0)
+    if ((r = getpath(path, arg[0])) < 0)
+        return r;
+    if (rfs_nmounts && rfs_owns(path))
+        return (r = rfs_stat(path, &st)) < 0 ? r : copyout(arg[1], &st, sizeof st);
+    if ((r = namei(path, &ip)) < 0)
         return r;
     ilock(ip);
     fill_stat(ip, &st);
@@ -253,21 +279,24 @@ int32 sys_mkdir(const uint32 *arg)
     char path[MAXPATH];
     struct inode *ip;
     int r;
-    if ((r = getpath(path, arg[0])) < 0 || (r = create(path, T_DIR, &ip)) < 0)
+    if ((r = getpath(path, arg[0])) < 0)
+        return r;
+    if (rfs_nmounts && rfs_owns(path))
+        return rfs_mkdir(path);
+    if ((r = fs_create(path, T_DIR, &ip)) < 0)
         return r;
     iunlockput(ip);
     return 0;
 }
 
-/* unlink (dir == 0) and rmdir (dir == 1). */
-static int remove_entry(uaddr upath, int dir)
+/* unlink (dir == 0) and rmdir (dir == 1) of a path.  The remote file
+ * server calls it too (rfs/server.c). */
+int fs_remove(const char *path, int dir)
 {
-    char path[MAXPATH], name[DIRSIZ];
+    char name[DIRSIZ];
     struct inode *dp, *ip;
     uint32 off;
     int r;
-    if ((r = getpath(path, upath)) < 0)
-        return r;
     if ((r = nameiparent(path, name, &dp)) < 0)
         return r == -EINVAL ? (dir ? -EBUSY : -EISDIR) : r;   /* "/" */
     ilock(dp);
@@ -317,6 +346,17 @@ static int remove_entry(uaddr upath, int dir)
     return 0;
 }
 
+static int remove_entry(uaddr upath, int dir)
+{
+    char path[MAXPATH];
+    int r;
+    if ((r = getpath(path, upath)) < 0)
+        return r;
+    if (rfs_nmounts && rfs_owns(path))
+        return rfs_remove(path, dir);
+    return fs_remove(path, dir);
+}
+
 int32 sys_unlink(const uint32 *arg) { return remove_entry(arg[0], 0); }
 int32 sys_rmdir(const uint32 *arg)  { return remove_entry(arg[0], 1); }
 
@@ -325,7 +365,11 @@ int32 sys_chdir(const uint32 *arg)
     char path[MAXPATH];
     struct inode *ip;
     int r;
-    if ((r = getpath(path, arg[0])) < 0 || (r = namei(path, &ip)) < 0)
+    if ((r = getpath(path, arg[0])) < 0)
+        return r;
+    if (rfs_nmounts && rfs_owns(path))
+        return rfs_chdir(path);
+    if ((r = namei(path, &ip)) < 0)
         return r;
     ilock(ip);
     if (ip->type != T_DIR) {
@@ -335,6 +379,8 @@ int32 sys_chdir(const uint32 *arg)
     iunlock(ip);
     iput(curproc->cwd);
     curproc->cwd = ip;
+    if (curproc->rcwd)
+        rfs_cwd_drop(curproc);         /* local again */
     return 0;
 }
 
@@ -345,6 +391,11 @@ int32 sys_readdir(const uint32 *arg)
     struct inode *ip = file_inode(f);
     if (!f)
         return -EBADF;
+    if (!ip && rfs_file(f)) {
+        struct dirent de;
+        int r = rfs_readdir(f, &de);
+        return r <= 0 ? r : (r = copyout(arg[1], &de, sizeof de)) < 0 ? r : 1;
+    }
     if (!ip)
         return -ENOTDIR;
     ilock(ip);
@@ -373,6 +424,8 @@ int32 sys_readdir(const uint32 *arg)
 int32 sys_sync(const uint32 *arg)
 {
     bsync();
+    if (rfs_nmounts)
+        rfs_sync();
     return 0;
 }
 
@@ -383,7 +436,7 @@ int32 sys_fsync(const uint32 *arg)
         return -EBADF;
     struct inode *ip = file_inode(f);
     if (!ip)
-        return -EINVAL;
+        return rfs_file(f) ? rfs_fsync(f) : -EINVAL;
     fsync_inode(ip);
     return 0;
 }
@@ -434,7 +487,9 @@ static int fsck_write(struct fsck *c, unsigned int blockno, const void *buf)
     return 0;
 }
 
-static int run_fsck(uaddr uinfo, int repair)
+/* The checker (and with repair, fsck -y), its report to uinfo if not 0;
+ * the number of problems (left).  The file server's reboot runs it too. */
+int fs_fsck(uaddr uinfo, int repair)
 {
     struct fsck *c = &fsck_ctx;
     c->read = fsck_read;
@@ -474,6 +529,7 @@ static void get_conf(struct fsconf *c)
     c->disk_seek_ns = diskmodel.seek_ns;
     c->disk_rotation_ns = diskmodel.rotation_ns;
     c->disk_kb_per_s = diskmodel.kb_per_s;
+    c->remote = rfs_protocol();
 }
 
 static int set_conf(uaddr uconf)
@@ -500,6 +556,8 @@ static int set_conf(uaddr uconf)
     diskmodel.seek_ns = c.disk_seek_ns;
     diskmodel.rotation_ns = c.disk_rotation_ns;
     diskmodel.kb_per_s = c.disk_kb_per_s;
+    if (c.remote != (uint32)rfs_protocol())
+        return rfs_set_protocol(c.remote);
     return 0;
 }
 
@@ -515,10 +573,10 @@ int32 sys_fsctl(const uint32 *arg)
         return r < 0 ? r : set_conf(arg[1]);
     }
     case FSCTL_FSCK:
-        return run_fsck(arg[1], 0);
+        return fs_fsck(arg[1], 0);
     case FSCTL_REPAIR: {
         int r = priv_check();          /* it changes the disk under every process */
-        return r < 0 ? r : run_fsck(arg[1], 1);
+        return r < 0 ? r : fs_fsck(arg[1], 1);
     }
     case FSCTL_DROPCACHE: {
         /* Resizing to the same size writes back every dirty block and
@@ -540,6 +598,8 @@ int32 sys_fsctl(const uint32 *arg)
         t.bufs_busy = bcache_busy();
         return copyout(arg[1], &t, sizeof t);
     }
+    case FSCTL_MOUNT: case FSCTL_SERVE: case FSCTL_RFSSTAT: case FSCTL_RFSPEER:
+        return rfs_fsctl(arg[0], arg[1]);             /* rfs/client.c */
     }
     return -EINVAL;
 }
@@ -569,6 +629,8 @@ int exec_open(const char *path, struct exec_source *src)
             return -ENAMETOOLONG;
         path = full;
     }
+    if (rfs_nmounts && rfs_owns(path))
+        return rfs_exec_open(path, src);
     int r = namei(path, &ip);
     if (r < 0)
         return r;
@@ -585,5 +647,8 @@ int exec_open(const char *path, struct exec_source *src)
 
 void exec_close(struct exec_source *src)
 {
-    iunlockput((struct inode *)src->obj);
+    if (rfs_nmounts && rfs_exec_source(src))
+        rfs_exec_close(src);
+    else
+        iunlockput((struct inode *)src->obj);
 }

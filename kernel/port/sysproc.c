@@ -4,6 +4,7 @@
  */
 #include "kernel.h"
 #include "proc.h"
+#include "rfs/rfs.h"
 #include "buf.h"
 
 int32 sys_exit(const uint32 *arg)
@@ -64,6 +65,8 @@ int32 sys_halt(const uint32 *arg)
     if (r < 0)
         return r;
     bsync();                              /* as a real system would */
+    if (rfs_nmounts)
+        rfs_sync();                       /* ... and a client (rfs/client.c) */
     printf("kernel: halt\n");
     arch_halt();
 }

@@ -30,6 +30,10 @@ struct socket {
     int connected;
     struct nbufq rq;             /* datagrams received, sender in addr/port  */
     struct tcpcb *tp;            /* a stream's connection, or its listener   */
+    /* A kernel socket (sock_kernel_dgram): each datagram goes to this
+     * function, from the input path, instead of onto rq; it owns b. */
+    void (*upcall)(struct socket *so, struct nbuf *b, uint32 from, uint32 fport);
+    void *upcall_arg;
 };
 
 /* TCP's states (RFC 793), and TCP_FREE for an unused slot. */
@@ -88,10 +92,15 @@ void  sock_deliver(struct socket *so, struct nbuf *b, uint32 from, uint32 fport)
 void  sock_wakeup(struct socket *so);
 struct socket *sock_alloc(void);
 void  sock_free(struct socket *so);
+struct socket *sock_kernel_dgram(uint32 port,     /* bound UDP, 0: ephemeral */
+                                 void (*upcall)(struct socket *, struct nbuf *, uint32, uint32),
+                                 void *arg);
 
 /* icmp.c and udp.c: send n bytes of user memory to dst; n or -errno */
 int   icmp_send(struct socket *so, uaddr ubuf, uint32 n, uint32 dst);
 int   udp_send(struct socket *so, uaddr ubuf, uint32 n, uint32 dst, uint32 dport);
+/* udp.c: send the payload already in b (b->data, b->len); b is gone after */
+int   udp_output(struct socket *so, struct nbuf *b, uint32 dst, uint32 dport);
 
 /* tcp.c and tcp_out.c */
 extern struct tcpcb *tcbs;                   /* a page of them */

@@ -164,6 +164,31 @@ static int bind_port(struct socket *so, uint32 addr, uint32 port)
     return 0;
 }
 
+/* A UDP socket of the kernel's own, with no file and no queue: every
+ * datagram for it goes to upcall, from the input path (interrupts off, so
+ * upcall must not sleep).  Bound to port, or an ephemeral one for 0.  The
+ * remote file system's RPC (kernel/port/rfs/rpc.c) is its user.  0 if the
+ * table is full or the port taken. */
+struct socket *sock_kernel_dgram(uint32 port,
+                                 void (*upcall)(struct socket *, struct nbuf *, uint32, uint32),
+                                 void *arg)
+{
+    if (net_start() < 0)
+        return 0;
+    struct socket *so = sock_alloc();
+    if (!so)
+        return 0;
+    so->type = SOCK_DGRAM;
+    so->proto = IPPROTO_UDP;
+    if (bind_port(so, 0, port) < 0) {
+        sock_free(so);
+        return 0;
+    }
+    so->upcall = upcall;
+    so->upcall_arg = arg;
+    return so;
+}
+
 /* ---------------------------------------------------------------- delivery */
 
 /* The datagram socket for a datagram to addr:port from faddr:fport. */
@@ -182,6 +207,10 @@ struct socket *sock_lookup_dgram(uint32 proto, uint32 addr, uint32 port,
 
 void sock_deliver(struct socket *so, struct nbuf *b, uint32 from, uint32 fport)
 {
+    if (so->upcall) {
+        so->upcall(so, b, from, fport);
+        return;
+    }
     if (so->rq.n >= UDP_QLEN) {
         netstat.udp_queue_full++;
         nbuf_free(b);

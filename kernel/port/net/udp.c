@@ -59,6 +59,14 @@ int udp_send(struct socket *so, uaddr ubuf, uint32 n, uint32 dst, uint32 dport)
         return -EFAULT;
     }
     b->len = n;
+    r = udp_output(so, b, dst, dport);
+    return r < 0 ? r : (int)n;
+}
+
+/* The UDP header in front of b's payload, and on to IP.  0 or -errno; b
+ * belongs to the layers below from here, sent or not. */
+int udp_output(struct socket *so, struct nbuf *b, uint32 dst, uint32 dport)
+{
     uint32 src = so->laddr ? so->laddr : ip_source(dst);
     uint8 *h = nbuf_push(b, UDP_HLEN);
     put16(h, so->lport);
@@ -68,6 +76,5 @@ int udp_send(struct socket *so, uaddr ubuf, uint32 n, uint32 dst, uint32 dport)
     uint32 sum = inet_fold(inet_sum(h, b->len, inet_pseudo(src, dst, IPPROTO_UDP, b->len)));
     put16(h + 6, sum ? sum : 0xffff);          /* 0 would mean "none" */
     netstat.udp_out++;
-    r = ip_output(b, src, dst, IPPROTO_UDP);
-    return r < 0 ? r : (int)n;
+    return ip_output(b, src, dst, IPPROTO_UDP);
 }
