@@ -143,7 +143,7 @@ GUEST_LIB  := printf string malloc stdlib bench test fsutil net
 GUEST_BINS := sh getpid cswitch select bcopy echo cat mips \
               ls mkdir rm mv fsck policy \
               readcache openclose createdelete andrew cc ld mrun measure \
-              netd netbench netstat fuzz mount rfsd rfsstat
+              netd netbench netstat fuzz mount rfsd rfsstat fileset
 GUEST_TESTS := t_efault t_fault t_forklimit t_pipe t_select t_proc t_fs t_cc t_jobs t_regs t_deep t_copy t_protect t_cow t_net t_entry t_rename
 # and one ISA's own: guests/tests/<isa>/*.c (SPARC's register windows).
 GUEST_TESTS += $(patsubst guests/tests/%.c,%,$(sort $(wildcard guests/tests/$(ARCH)/*.c)))
@@ -269,7 +269,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
-.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest mutants fuzz \
+.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest mutants fuzz table8 \
         calibrate figure1 figure4 sweep docs clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
@@ -323,7 +323,7 @@ deps:  ## install what is missing: ARCH's cross compiler and emulator (QEMU 10),
 comma := ,
 BENCH_ARGS = $(patsubst %,--bench %,$(subst $(comma), ,$(BENCH)))
 PROFILE_ISA = $(call profile_isa,$(PROFILE))
-RUN_ARGS = run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(SUITE_ARGS) $(if $(TAG),--tag $(TAG))
+RUN_ARGS = run --arch $(ARCH) --profile $(PROFILE) $(BENCH_ARGS) $(SUITE_ARGS) $(REMOTE_ARGS) $(if $(TAG),--tag $(TAG))
 HARNESS_ARGS = $(RUN_ARGS)
 # run and shell boot ARCH under PROFILE; the other commands find the ISA
 # from their own profile (attribute, figure4, sweep) or boot several.
@@ -339,7 +339,10 @@ check-args:
 # results/ARCH-PROFILE-measure/, with the Final Results Table; SUITE=net the
 # network's, on two machines (docs/network.md): results/ARCH-PROFILE-net/.
 SUITE_ARGS = $(if $(SUITE),--suite $(SUITE))
-run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; SUITE=measure; TAG=name), print the tables
+# REMOTE=nfs|sprite|both: the file benchmarks Local and Remote, node a a
+# diskless client of node b (docs/remote-files.md): results/ARCH-PROFILE-remote-PROTO/.
+REMOTE_ARGS = $(if $(REMOTE),--remote $(REMOTE))
+run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; SUITE=measure; REMOTE=nfs|sprite|both; TAG=name), print the tables
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
 	$(PYTHON) -m harness $(RUN_ARGS)
 
@@ -428,6 +431,11 @@ fuzz: HARNESS_ARGS = check --arch $(ARCH) --program "fuzz -s $(SEED) -n $(CALLS)
 fuzz: check-args deps  ## fuzz ARCH's system calls: CALLS=n calls from SEED=s, then check fsck, leaks, zombies
 	$(Q)$(MAKE) all ARCH=$(ARCH)
 	$(PYTHON) -m harness $(HARNESS_ARGS)
+
+# The paper's Table 8 from the remote runs (make run ... REMOTE=both) of
+# the machines that have one (docs/remote-files.md).
+table8:  ## Table 8 (MIPS-relative speed, remote penalty) from results/*-remote-both/ runs
+	$(PYTHON) -m harness table8
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
 # it: the six machines' models, each on its ISA (results/figure1.*).

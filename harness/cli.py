@@ -47,6 +47,8 @@ from .net import roundtrip
 from .net import run as netrun
 from .net import table as nettable
 from .net import shell as netshell
+from .rfs import run as rfsrun
+from .rfs import table8 as rfstable8
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -166,6 +168,14 @@ def _machine_and_profile(args: argparse.Namespace) -> tuple[machines.Machine, pr
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if args.remote:                          # two machines, a remote file system
+        check_run(args)
+        final, _, text = rfsrun.run_remote(args.arch, args.profile, args.remote,
+                                           Path(args.out), args.tag, args.bench,
+                                           args.timeout, _say)
+        print(text, end="")
+        _say(f"harness: wrote {final}/: {', '.join(sorted(p.name for p in final.iterdir()))}")
+        return EXIT_OK
     benches = suite.choose(args.bench, args.suite)
     if args.suite == "net":                  # two machines (harness/net/run.py)
         final, _, text = netrun.run_net(args.arch, args.profile, Path(args.out), args.tag,
@@ -295,6 +305,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_table8(args: argparse.Namespace) -> int:
+    paths = [Path(r) for r in args.run] or rfstable8.default_runs(Path(args.out))
+    if not paths:
+        raise UsageError(f"no remote runs in {args.out}/ ({rfstable8.DEFAULT_RUNS}: "
+                         f"make run ARCH=... PROFILE=... REMOTE=both first)")
+    print(rfstable8.format_all(rfstable8.load(paths)), end="")
+    return EXIT_OK
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     (pa, a), (pb, b) = _load_run(args.a, args.out), _load_run(args.b, args.out)
     cmp = compare.compare(a, b, allow_mismatch=args.allow_mismatch)
@@ -343,6 +362,12 @@ def check_sweep(args: argparse.Namespace) -> None:
 
 
 def check_run(args: argparse.Namespace) -> None:
+    if args.remote:                          # two machines: on the wire? (harness/rfs/run.py)
+        if args.suite != "paper":
+            raise UsageError(f"--remote runs the paper's file benchmarks, not --suite "
+                             f"{args.suite}")
+        rfsrun.check(args.arch, args.profile, args.remote, args.bench)
+        return
     suite.choose(args.bench, args.suite)
 
 
@@ -543,7 +568,13 @@ COMMANDS: tuple[Command, ...] = (
                                  "standard OS measurements of docs/measure.md, tagged "
                                  "`measure` unless --tag is given; net: the network's, "
                                  "two machines on a modelled Ethernet, docs/network.md, "
-                                 "tagged `net`)")))),
+                                 "tagged `net`)")),
+             (("--remote",), dict(choices=list(rfsrun.CHOICES), metavar="PROTO",
+                                  help="the paper's Local and Remote configurations on two "
+                                  "machines, node a a diskless client of node b: "
+                                  + ", ".join(rfsrun.CHOICES) + " (openclose, createdelete "
+                                  "and andrew; Tables 7-10; docs/remote-files.md; tagged "
+                                  "`remote-PROTO`)")))),
     Command("check", "boot and run the failure-case test programs (t_*)", cmd_check,
             (ARCH, PROFILE, OUT, TIMEOUT.but(default=checks.DEFAULT_TIMEOUT)),
             ((("--program",), dict(action="append", metavar="NAME",
@@ -559,6 +590,12 @@ COMMANDS: tuple[Command, ...] = (
             cmd_report, (OUT.but(help="where to look for runs named by tag"),),
             ((("run",), dict(metavar="RUN", help="a run directory, its results.json, "
                              f"a run's name ({machines.DEFAULT_ARCH}-none) or a tag")),)),
+    Command("table8", "the paper's Table 8 (MIPS-relative speed, remote penalty) from our "
+            "remote runs of several machines (docs/remote-files.md)", cmd_table8,
+            (OUT.but(help="where to look for the runs"),),
+            ((("run",), dict(nargs="*", metavar="RUN", help="run directories or their "
+                             "results.json (default: every OUT/" + rfstable8.DEFAULT_RUNS +
+                             ")")),)),
     Command("compare", "two runs side by side, per benchmark and case: both values, "
             "their ratio and the model's counters; write OUT/compare-A-vs-B.csv", cmd_compare,
             (OUT.but(help="where to look for runs named by tag, and to write the CSV"),),

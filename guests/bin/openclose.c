@@ -5,29 +5,35 @@
  * and works in /a/b/c, so the difference between the cases is the path
  * lookup.  Each iteration is open(name, O_RDONLY) and close; the empty loop
  * runs the same count without them.  Nothing is written, so the write
- * policy does not matter.
+ * policy does not matter; but on a remote file system (kernel/port/rfs/)
+ * the protocol does: -p nfs or -p sprite sets it and names the cases
+ * after it ("foo-nfs", "/a/b/c/foo-nfs"), with the calls each made.
  *
- *   openclose [-n ITERATIONS]          default 5000
+ *   openclose [-p POLICY] [-n ITERATIONS]          default 5000
  *
  * /a/b/c/foo is removed at the end (with the directories, if it made them).
  */
 #include "user.h"
 #include "bench.h"
+#include "fsutil.h"
 
 #define WARMUP 100
 
 static void usage(void)
 {
-    fprintf(2, "usage: openclose [-n ITERATIONS]\n");
+    fprintf(2, "usage: openclose [-p POLICY] [-n ITERATIONS]\n");
     exit(2);
 }
 
-static void timed_case(int k, const char *name, uint32_t n)
+static void timed_case(int k, const char *name, uint32_t n, int policy)
 {
     for (int i = 0; i < WARMUP; i++)
         close(open(name, O_RDONLY));
 
+    struct io_counts io;
     struct bench_span t, e;
+    if (policy >= 0)
+        io_snap(&io);                   /* (not for the local cases: as before) */
     int bad = 0;
     bench_span_begin(&t, BENCH_TIMED(k));
     for (uint32_t i = 0; i < n; i++) {
@@ -36,6 +42,8 @@ static void timed_case(int k, const char *name, uint32_t n)
         asm volatile("" : : "r"(i));
     }
     bench_span_end(&t, BENCH_TIMED(k));
+    if (policy >= 0)
+        io_since(&io);
 
     bench_span_begin(&e, BENCH_EMPTY(k));
     for (uint32_t i = 0; i < n; i++) {
@@ -46,9 +54,17 @@ static void timed_case(int k, const char *name, uint32_t n)
         fprintf(2, "openclose: open %s failed: %s\n", name, strerror(errno));
         exit(1);
     }
+    char casename[48], fields[128], extra[160];
+    snprintf(casename, sizeof casename, "%s%s%s", name, policy >= 0 ? "-" : "",
+             policy >= 0 ? policy_name(policy) : "");
+    if (policy >= 0) {
+        io_fields(fields, sizeof fields, policy, &io);
+        snprintf(extra, sizeof extra, "policy=%s %s", policy_name(policy), fields);
+    }
     struct bench_result r = {
-        .bench = "openclose", .casename = name, .iters = n,
+        .bench = "openclose", .casename = casename, .iters = n,
         .ns = t.ns, .loop_ns = e.ns, .insns = t.insns, .loop_insns = e.insns,
+        .extra = policy >= 0 ? extra : 0,
     };
     bench_report(&r);
 }
@@ -56,11 +72,18 @@ static void timed_case(int k, const char *name, uint32_t n)
 int main(int argc, char *argv[])
 {
     uint32_t n = 5000;
+    int policy = -1;
     for (int i = 1; i < argc; i++) {
         if (BENCH_ARG_N(argc, argv, i))
             n = (uint32_t)atoi(argv[++i]);
+        else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc && policy_by_name(argv[i + 1]) >= 0)
+            policy = policy_by_name(argv[++i]);
         else
             usage();
+    }
+    if (policy >= 0 && policy_set(policy) < 0) {
+        fprintf(2, "openclose: policy %s: %s\n", policy_name(policy), strerror(errno));
+        return 1;
     }
 
     sync();                             /* start from a clean cache */
@@ -80,8 +103,8 @@ int main(int argc, char *argv[])
     }
     close(fd);
 
-    timed_case(1, "foo", n);
-    timed_case(2, "/a/b/c/foo", n);
+    timed_case(1, "foo", n, policy);
+    timed_case(2, "/a/b/c/foo", n, policy);
 
     chdir("/");
     unlink("/a/b/c/foo");

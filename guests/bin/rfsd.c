@@ -3,34 +3,52 @@
  * rfs/server.c): the kernel starts its serving processes and this
  * returns, as nfsd's did.
  *
- *   rfsd [-crash N] [-down MS]
+ *   rfsd [-crash N | -crashdirty N] [-down MS]
+ *   rfsd -crashnow [-down MS]      (serving already: crash now, between calls)
  *
  * -crash N: after serving N calls the server crashes, losing what a
  * machine loses in a power failure (its buffer cache's dirty blocks, its
  * memory) but not its disk, answers nothing for MS milliseconds (default
  * 2000), then comes back after an fsck -y (docs/remote-files.md, "When a
- * server crashes").  It prints `rfsd: serving` when ready.
+ * server crashes").  -crashdirty N: after the first call that leaves N
+ * dirty blocks in its cache.  It prints `rfsd: serving` when ready.
  */
 #include "user.h"
 
 static void usage(void)
 {
-    fprintf(2, "usage: rfsd [-crash CALLS] [-down MS]\n");
+    fprintf(2, "usage: rfsd [-crash CALLS | -crashdirty BLOCKS | -crashnow] [-down MS]\n");
     exit(2);
 }
 
 int main(int argc, char *argv[])
 {
-    struct rfsserve s = { .crash_after = 0, .down_ms = 2000 };
+    struct rfsserve s = { .crash_after = 0, .crash_dirty = 0, .down_ms = 2000 };
+    int now = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-crashnow") == 0) {
+            now = 1;
+            continue;
+        }
         if (strcmp(argv[i], "-crash") == 0 && i + 1 < argc && argv[i + 1][0] >= '0' &&
             argv[i + 1][0] <= '9')
             s.crash_after = (unsigned)atoi(argv[++i]);
+        else if (strcmp(argv[i], "-crashdirty") == 0 && i + 1 < argc &&
+                 argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+            s.crash_dirty = (unsigned)atoi(argv[++i]);
         else if (strcmp(argv[i], "-down") == 0 && i + 1 < argc && argv[i + 1][0] >= '0' &&
                  argv[i + 1][0] <= '9')
             s.down_ms = (unsigned)atoi(argv[++i]);
         else
             usage();
+    }
+    if (now) {
+        if (fsctl(FSCTL_RFSCRASH, (void *)(uintptr_t)s.down_ms) < 0) {
+            fprintf(2, "rfsd: crash: %s\n", strerror(errno));
+            return 1;
+        }
+        printf("rfsd: crashed and up again\n");
+        return 0;
     }
     if (fsctl(FSCTL_SERVE, &s) < 0) {
         fprintf(2, "rfsd: %s\n", strerror(errno));

@@ -6,7 +6,11 @@ with the instructions per operation under it when the ISA counts them, and
 the disk writes for the file benchmarks), then the paper's rows as printed,
 units in the headers, and a note under the tables saying what our notional
 machine is.  The file benchmarks that run under each write policy
-(createdelete, andrew) have one row of ours per policy.
+(createdelete, andrew) have one row of ours per policy; those run on a
+remote file system (harness/rfs/run.py: the policies nfs and sprite, and
+openclose under them) a row for each protocol run, with the server's disk
+writes and the calls made under it; and a run with Andrew both local and
+remote gets Table 8, its MIPS-relative speed and remote penalty.
 
 MIPS-relative speed has one rule everywhere, the 1990 paper's: (MVAX2
 Ultrix value / value) / (MIPS / 0.9), rates the other way up.  So the
@@ -32,6 +36,7 @@ from . import paper
 from ..errors import HarnessError
 from ..tables import format_table
 from ..guest.protocol import Boot, Result
+from .suite import POLICIES
 
 FORMAT = "ousterhout-harness-results/2"
 
@@ -87,7 +92,13 @@ class View:
     total: bool = False         # the table's last column is the sum of ours (Table 7)
 
 
-_POLICIES = ("sync", "delayed", "writethrough")
+_POLICIES = POLICIES
+# The remote file systems' protocols (kernel/port/rfs/), run as policies
+# are: their cases are named after them, and their rows are "Remote".
+REMOTE_POLICIES = ("nfs", "sprite")
+# The local policy of the operating system each protocol came with: the
+# Local row a protocol's remote penalty is measured against (Table 8).
+LOCAL_OF = {"nfs": "sync", "sprite": "delayed"}
 
 VIEWS: tuple[View, ...] = (
     View("getpid", paper.TABLE2, ("call",), "us", "call"),
@@ -96,11 +107,20 @@ VIEWS: tuple[View, ...] = (
     View("bcopy", paper.TABLE5, ("cached", "uncached"), "MB/s", "copy"),
     View("readcache", paper.TABLE6, ("1mb",), "MB/s", "16 KB read"),
     View("andrew", paper.TABLE7, ("copy-{p}", "compile-{p}"), "s", "phase",
-         policies=_POLICIES, total=True),
-    View("openclose", paper.TABLE9, ("foo", "/a/b/c/foo"), "ms", "open and close"),
+         policies=_POLICIES + REMOTE_POLICIES, total=True),
+    View("openclose", paper.TABLE9, ("foo", "/a/b/c/foo"), "ms", "open and close",
+         policies=("",) + REMOTE_POLICIES),
     View("createdelete", paper.TABLE10, ("0k-{p}", "10k-{p}", "100k-{p}"), "ms", "file",
-         policies=_POLICIES),
+         policies=_POLICIES + REMOTE_POLICIES),
 )
+
+
+def view_cases(view: View, p: str) -> tuple[str, ...]:
+    """Our cases for one row: the view's with the policy in them ("copy-{p}"),
+    or, where they name none (openclose), with "-POLICY" after them under a
+    remote protocol and as they are locally (p "")."""
+    return tuple(c.format(p=p) if "{p}" in c else (f"{c}-{p}" if p else c)
+                 for c in view.cases)
 
 # The 1990 paper's reference for every MIPS-relative speed: the MicroVAX II
 # under Ultrix (the local row where the table has local and remote ones).
@@ -197,8 +217,10 @@ def fmt_paper(v: float | None) -> str:
     return "-" if v is None else f"{v:g}"
 
 
-def _our_rows(view: View, run: RunRecord, label: str, cases: tuple[str, ...]) -> list[list[str]]:
-    """Our row for these cases, with the instructions (and disk writes) under it."""
+def _our_rows(view: View, run: RunRecord, label: str, cases: tuple[str, ...],
+              remote: bool = False) -> list[list[str]]:
+    """Our row for these cases, with the instructions (and disk writes) under
+    it; on a remote file system the server's disk writes and the calls."""
     t = view.table
     ours = [run.result(view.bench, c) for c in cases]
     values = [value_in_unit(r, view.unit) if r else None for r in ours]
@@ -215,10 +237,29 @@ def _our_rows(view: View, run: RunRecord, label: str, cases: tuple[str, ...]) ->
                     [fmt(None if i is None else float(i)) for i in insns] + pad)
     writes = [r.extra.get("dev_writes") if r else None for r in ours]
     if any(w is not None for w in writes):
-        rows.append([f"  disk writes per {view.op}"] +
+        rows.append([f"  {'server ' if remote else ''}disk writes per {view.op}"] +
                     [fmt(r.count("dev_writes") / r.iters) if w is not None and r else "-"
                      for w, r in zip(writes, ours)] + pad)
+    calls = [r.extra.get("rpcs") if r else None for r in ours]
+    if remote and any(c is not None for c in calls):
+        rows.append([f"  calls to the server per {view.op}"] +
+                    [fmt(int(c) / r.iters) if c is not None and r else "-"
+                     for c, r in zip(calls, ours)] + pad)
     return rows
+
+
+def _row_label(run: RunRecord, p: str) -> str:
+    if p in REMOTE_POLICIES:
+        return f"{run.label}, {p} remote"
+    return f"{run.label}, {p}" if p else run.label
+
+
+def _shown(view: View, run: RunRecord, p: str) -> bool:
+    """A row for every local policy (as always), but in a run with remote
+    rows (harness/rfs/run.py) only for the policies that ran."""
+    ran = any(run.result(view.bench, c) for c in view_cases(view, p))
+    remote = any(r.extra.get("policy") in REMOTE_POLICIES for r in run.results)
+    return ran or (p not in REMOTE_POLICIES and not remote)
 
 
 def format_view(view: View, run: RunRecord) -> list[str]:
@@ -227,9 +268,9 @@ def format_view(view: View, run: RunRecord) -> list[str]:
     if t.printed_column:
         header.append(derived_header(view))
     if view.policies:
-        rows = [row for p in view.policies
-                for row in _our_rows(view, run, f"{run.label}, {p}",
-                                     tuple(c.format(p=p) for c in view.cases))]
+        rows = [row for p in view.policies if _shown(view, run, p)
+                for row in _our_rows(view, run, _row_label(run, p), view_cases(view, p),
+                                     p in REMOTE_POLICIES)]
     else:
         rows = _our_rows(view, run, run.label, view.cases)
     ours_count = len(rows)
@@ -256,12 +297,68 @@ def _other_results(run: RunRecord) -> list[str]:
     return ["Other results (no table in the paper)", *format_table(header, rows)]
 
 
+def andrew_total(run: RunRecord, p: str) -> float | None:
+    """Andrew's copy and compile phases under policy p, in seconds."""
+    rs = [run.result("andrew", f"{ph}-{p}") for ph in ("copy", "compile")]
+    return None if None in rs else sum(value_in_unit(r, "s") for r in rs)  # type: ignore
+
+
+def remote_penalty(local: float, remote: float) -> float:
+    """Table 8's remote penalty: how much longer remote took, in per cent."""
+    return (remote / local - 1) * 100
+
+
+def table8_rows(run: RunRecord, reference: float | None = None
+                ) -> list[tuple[str, float | None, float]]:
+    """Our Table 8 rows: (label, MIPS-relative speed of the local run,
+    remote penalty %) for each protocol run with its local policy too.
+    The MIPS-relative speed is the 1990 rule's against our own MVAX2's
+    local (sync) Andrew total, `reference`: our Andrew is not the paper's
+    program (docs/remote-files.md), so the paper's MVAX2 time cannot be
+    the reference; None without it."""
+    out = []
+    for p in REMOTE_POLICIES:
+        local, remote = andrew_total(run, LOCAL_OF[p]), andrew_total(run, p)
+        if local is None or remote is None:
+            continue
+        rel = None if not reference else \
+            paper.mips_relative_time(local, run.mips, reference, REFERENCE_MIPS)
+        out.append((f"{run.label}, {LOCAL_OF[p]} local / {p} remote", rel,
+                    remote_penalty(local, remote)))
+    return out
+
+
+def own_reference(run: RunRecord) -> float | None:
+    """A MicroVAX II run is its own reference (its sync local total)."""
+    return andrew_total(run, "sync") if run.paper_machine == REFERENCE[0] else None
+
+
+def format_table8(ours: list[tuple[str, float | None, float]]) -> list[str]:
+    """Table 8 with our rows (table8_rows) above the paper's: the paper's
+    MIPS-relative speeds recomputed by the same rule from Table 7's local
+    totals, its penalties as printed."""
+    t = paper.TABLE8
+    rows = [[label, fmt(rel), f"{pen:.0f}"] for label, rel, pen in ours]
+    for pr in t.rows:
+        try:
+            local = paper.TABLE7.row(pr.machine, pr.os, "Local").values[2]
+            rel = fmt_paper(round(relative_speed(paper.TABLE7, 2, local,
+                                                 paper.TABLE1[pr.machine].mips, False), 2))
+        except KeyError:
+            rel = "-"
+        rows.append([pr.config, rel, fmt_paper(pr.values[1])])
+    header = ["Configuration", "MIPS-relative speed, local (MVAX2 = 1)", "Remote penalty (%)"]
+    return [f"Table {t.number}: {t.title}", *format_table(header, rows, rules_after=(len(ours),))]
+
+
 def format_report(run: RunRecord) -> str:
     blocks: list[list[str]] = []
     have = {r.bench for r in run.results}
     for view in VIEWS:
         if view.bench in have:
             blocks.append(format_view(view, run))
+        if view.bench == "andrew" and table8_rows(run):
+            blocks.append(format_table8(table8_rows(run, own_reference(run))))
     other = _other_results(run)
     if other:
         blocks.append(other)
@@ -280,6 +377,11 @@ def format_report(run: RunRecord) -> str:
          "the paper's Table 1.  MB = 10^6 bytes."),
         "Paper rows: Ousterhout, DEC WRL Technical Note TN-11 (1989), values as printed.",
     ]
+    if table8_rows(run):
+        notes.append("Table 8: our MIPS-relative speed is against our own MicroVAX II's "
+                     "local Andrew (`python3 -m harness table8` puts the machines' remote "
+                     "runs together); the remote penalty is remote / local - 1 under the "
+                     "protocol's OS's local policy (nfs: sync, sprite: delayed).")
     if "bcopy" in have:
         notes.insert(2, "MB/s per MIPS (Table 5; the paper heads it \"Bytes/instruction\"): "
                      "uncached MB/s divided by MIPS, i.e. bytes per instruction of the MIPS "
@@ -298,8 +400,8 @@ def view_of(bench: str) -> View | None:
 def column_of(view: View, case: str) -> tuple[int, str] | None:
     """(the paper's column, the write policy or "") of one of our cases."""
     for p in view.policies or ("",):
-        for i, template in enumerate(view.cases):
-            if template.format(p=p) == case:
+        for i, name in enumerate(view_cases(view, p)):
+            if name == case:
                 return i, p
     return None
 
@@ -313,10 +415,17 @@ def paper_value(run: RunRecord, bench: str, case: str) -> tuple[str, str, float]
     if not run.paper_machine or view is None or col is None:
         return None
     column, policy = col
-    if policy and policy != paper.os_policy(run.paper_os):
+    os_name, where = run.paper_os, _where(view.table)
+    if policy in REMOTE_POLICIES:            # the paper's Remote row of that protocol's OS
+        where = "Remote"
+        if policy == "sprite":
+            os_name = "Sprite"
+        elif os_name.startswith("Sprite"):
+            return None
+    elif policy and policy != paper.os_policy(run.paper_os):
         return None
     try:
-        row = view.table.row(run.paper_machine, run.paper_os, _where(view.table))
+        row = view.table.row(run.paper_machine, os_name, where)
     except KeyError:
         return None
     v = row.values[column]

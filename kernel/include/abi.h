@@ -113,6 +113,9 @@ struct dirent {
                                  * file counters, client and server           */
 #define FSCTL_RFSPEER 11        /* arg: struct rfspeer *: the first mount, and
                                  * its server's disk counters (asked by RPC)  */
+#define FSCTL_RFSCRASH 12       /* arg: milliseconds down: crash the server now
+                                 * (as struct rfsserve's crash_after), return
+                                 * when it is up again (privileged)           */
 
 /* Page-allocation policies (kernel/port/kalloc.c). */
 #define PAGES_LIST      0       /* the free list's head (the default)        */
@@ -184,6 +187,9 @@ struct rfsserve {
     unsigned int crash_after;       /* crash after serving this many calls
                                      * (0: never): its memory is lost, its
                                      * disk (the RAM disk) kept               */
+    unsigned int crash_dirty;       /* ... or after the first call that leaves
+                                     * this many dirty blocks in its cache
+                                     * (0: never): data at risk               */
     unsigned int down_ms;           /* ... and answer nothing for this long   */
 };
 

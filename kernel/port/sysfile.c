@@ -599,6 +599,7 @@ int32 sys_fsctl(const uint32 *arg)
         return copyout(arg[1], &t, sizeof t);
     }
     case FSCTL_MOUNT: case FSCTL_SERVE: case FSCTL_RFSSTAT: case FSCTL_RFSPEER:
+    case FSCTL_RFSCRASH:
         return rfs_fsctl(arg[0], arg[1]);             /* rfs/client.c */
     }
     return -EINVAL;

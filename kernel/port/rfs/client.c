@@ -1203,6 +1203,8 @@ int rfs_fsctl(uint32 op, uaddr arg)
             return -EFAULT;
         return rfs_serve(&s);
     }
+    case FSCTL_RFSCRASH:
+        return (r = priv_check()) < 0 ? r : rfs_crash((uint32)arg);
     case FSCTL_RFSSTAT:
         return copyout(arg, &rfsstat, sizeof rfsstat);
     case FSCTL_RFSPEER: {

@@ -92,6 +92,7 @@ extern struct rfsstat rfsstat;
 
 /* server.c */
 int  rfs_serve(const struct rfsserve *conf);      /* FSCTL_SERVE: 0 or -errno */
+int  rfs_crash(uint32 down_ms);                   /* FSCTL_RFSCRASH: 0 or -errno */
 
 /* client.c: the file layer's seams (sysfile.c, proc.c).  A process's
  * current directory is local (cwd) or remote (rcwd, cwd then unused). */

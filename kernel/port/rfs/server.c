@@ -698,7 +698,15 @@ static int non_idempotent(uint32 proc)
 
 /* ---------------------------------------------------------------- a crash */
 
-static void crash(void)
+static uint32 dirty_blocks(void)
+{
+    uint32 n = 0;
+    for (struct buf *b = 0; (b = bdirty_next(b)) != 0;)
+        n++;
+    return n;
+}
+
+static void crash(uint32 down_ms)
 {
     uint32 lost = 0;
     struct buf *b;
@@ -718,7 +726,7 @@ static void crash(void)
     rfsstat.srv_crashes++;
     rfsstat.srv_lost_blocks += lost;
     printf("rfsd: crash after %u calls: %u dirty blocks lost\n", served, lost);
-    sleep_until(&down_chan, arch_time_ns() + (uint64)conf.down_ms * 1000000);
+    sleep_until(&down_chan, arch_time_ns() + (uint64)down_ms * 1000000);
     int problems = fs_fsck(0, 1);     /* a reboot's fsck -y */
     printf("rfsd: up again, epoch %u, fsck -y: %d problems left\n", epoch, problems);
     srv.deaf = 0;
@@ -763,11 +771,27 @@ static void server_main(void)
         served++;
         if (conf.crash_after && served == conf.crash_after)
             crash_pending = 1;
+        if (conf.crash_dirty && dirty_blocks() >= conf.crash_dirty) {
+            conf.crash_dirty = 0;           /* once */
+            crash_pending = 1;
+        }
         if (crash_pending && busy == 0) {   /* the others wait for calls */
             crash_pending = 0;
-            crash();
+            crash(conf.down_ms);
         }
     }
+}
+
+/* A crash now, from a process on the server's machine (its console):
+ * between calls, never in the middle of one. */
+int rfs_crash(uint32 down_ms)
+{
+    if (!started)
+        return -ENOTCONN;
+    if (busy)
+        return -EBUSY;
+    crash(down_ms);
+    return 0;
 }
 
 int rfs_serve(const struct rfsserve *c)
