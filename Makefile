@@ -269,7 +269,7 @@ $(FLOOR_SO): hw-models/floor/floor.c $(QEMU_PLUGIN_H)
 
 # ---------------------------------------------------------------- commands
 # Each command's `##` comment is its line in `make help`.
-.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest mutants fuzz table8 \
+.PHONY: all help hwmodel toolchain iso test-images deps check-args sweep-profile attribute-profile run shell compare test unit-test crashtest mutants fuzz table8 rfscrash \
         calibrate figure1 figure4 sweep docs clean distclean FORCE grade gdb attribute
 
 # ARCH_ALL: anything else an ISA's arch.mk needs built (a raw image, an emulator).
@@ -436,6 +436,11 @@ fuzz: check-args deps  ## fuzz ARCH's system calls: CALLS=n calls from SEED=s, t
 # the machines that have one (docs/remote-files.md).
 table8:  ## Table 8 (MIPS-relative speed, remote penalty) from results/*-remote-both/ runs
 	$(PYTHON) -m harness table8
+
+# A server crash under each remote file system (docs/remote-files.md).
+rfscrash: deps  ## a server crash under nfs and under sprite: retries, recovery, data lost (results/rfscrash/)
+	$(Q)$(MAKE) all hwmodel ARCH=riscv
+	$(PYTHON) -m harness rfscrash
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
 # it: the six machines' models, each on its ISA (results/figure1.*).

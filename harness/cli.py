@@ -48,6 +48,7 @@ from .net import run as netrun
 from .net import table as nettable
 from .net import shell as netshell
 from .rfs import run as rfsrun
+from .rfs import crash as rfscrash
 from .rfs import table8 as rfstable8
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
@@ -311,6 +312,14 @@ def cmd_table8(args: argparse.Namespace) -> int:
         raise UsageError(f"no remote runs in {args.out}/ ({rfstable8.DEFAULT_RUNS}: "
                          f"make run ARCH=... PROFILE=... REMOTE=both first)")
     print(rfstable8.format_all(rfstable8.load(paths)), end="")
+    return EXIT_OK
+
+
+def cmd_rfscrash(args: argparse.Namespace) -> int:
+    out = Path(args.out) / "rfscrash"
+    _, text = rfscrash.run_all(out, tuple(args.protocol or rfsrun.PROTOCOLS), _say)
+    print(text, end="")
+    _say(f"harness: wrote {out}/")
     return EXIT_OK
 
 
@@ -596,6 +605,12 @@ COMMANDS: tuple[Command, ...] = (
             ((("run",), dict(nargs="*", metavar="RUN", help="run directories or their "
                              "results.json (default: every OUT/" + rfstable8.DEFAULT_RUNS +
                              ")")),)),
+    Command("rfscrash", "what a server crash costs each remote file system: the client "
+            "retries, Sprite's recovery, the data lost (docs/remote-files.md; OUT/rfscrash/)",
+            cmd_rfscrash, (OUT,),
+            ((("--protocol",), dict(action="append", choices=list(rfsrun.PROTOCOLS),
+                                    metavar="PROTO", help="only this one (repeatable; "
+                                    "default both: " + ", ".join(rfsrun.PROTOCOLS) + ")")),)),
     Command("compare", "two runs side by side, per benchmark and case: both values, "
             "their ratio and the model's counters; write OUT/compare-A-vs-B.csv", cmd_compare,
             (OUT.but(help="where to look for runs named by tag, and to write the CSV"),),

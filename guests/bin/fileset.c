@@ -8,6 +8,9 @@
  *   write PREFIX N SIZE    create PREFIX0 .. PREFIX<N-1>, SIZE bytes each,
  *                          written and closed one by one
  *   verify PREFIX N SIZE   read them back and compare
+ *   remove PREFIX N        remove them (each must be there: a remove done
+ *                          twice, as a lost reply's retransmission could
+ *                          make it, fails with ENOENT)
  *   hold PATH SIZE         create PATH, write SIZE bytes, keep it open
  *   release                ... and close it
  *   sleep MS               wait MS milliseconds of guest time
@@ -37,8 +40,8 @@ static char expected(int i, unsigned int off)
 
 static void usage(void)
 {
-    fprintf(2, "usage: fileset [write|verify PREFIX N SIZE] [hold PATH SIZE] [release] "
-               "[sleep MS] ...\n");
+    fprintf(2, "usage: fileset [write|verify PREFIX N SIZE] [remove PREFIX N] [hold PATH SIZE] "
+               "[release] [sleep MS] ...\n");
     exit(2);
 }
 
@@ -118,6 +121,15 @@ int main(int argc, char *argv[])
                        missing, shorter, bad);
             status |= bad != 0;
             a += 4;
+        } else if (strcmp(act, "remove") == 0 && a + 2 < argc) {
+            int n = atoi(argv[a + 2]);
+            for (int i = 0; i < n; i++) {
+                snprintf(path, sizeof path, "%s%d", argv[a + 1], i);
+                if (unlink(path) < 0)
+                    die(path);
+            }
+            printf("fileset: removed %d files\n", n);
+            a += 3;
         } else if (strcmp(act, "hold") == 0 && a + 2 < argc && held < 0) {
             held = open(argv[a + 1], O_CREAT | O_TRUNC | O_WRONLY);
             if (held < 0 || fill(held, 0, (unsigned int)atoi(argv[a + 2])) < 0)

@@ -187,9 +187,8 @@ struct rfsserve {
     unsigned int crash_after;       /* crash after serving this many calls
                                      * (0: never): its memory is lost, its
                                      * disk (the RAM disk) kept               */
-    unsigned int crash_dirty;       /* ... or after the first call that leaves
-                                     * this many dirty blocks in its cache
-                                     * (0: never): data at risk               */
+    unsigned int crash_writes;      /* ... or after serving this many writes
+                                     * (WRITE calls; 0: never)                */
     unsigned int down_ms;           /* ... and answer nothing for this long   */
 };
 

@@ -26,7 +26,8 @@
  * close) are answered from the duplicate-request cache when they come
  * again (rpc.c); the others are done again, which gives the same answer.
  *
- * A crash (struct rfsserve's crash_after): after that many calls, the
+ * A crash (struct rfsserve's crash_after, crash_writes): after that many
+ * calls, or WRITE calls, the
  * server loses what a machine loses when its power fails (the buffer
  * cache's dirty blocks, its in-memory inodes, every call in progress, the
  * duplicate cache, Sprite's state, the versions) and keeps its disk; it
@@ -50,7 +51,7 @@ struct rfsstat rfsstat;
 static struct rpc_ep srv;
 static int started;
 static struct rfsserve conf;
-static uint32 served, busy;          /* calls served; processes serving now */
+static uint32 served, writes, busy; /* calls and writes served; processes serving now */
 static int crash_pending;
 static uint32 epoch = 1;
 static int down_chan;
@@ -698,13 +699,6 @@ static int non_idempotent(uint32 proc)
 
 /* ---------------------------------------------------------------- a crash */
 
-static uint32 dirty_blocks(void)
-{
-    uint32 n = 0;
-    for (struct buf *b = 0; (b = bdirty_next(b)) != 0;)
-        n++;
-    return n;
-}
 
 static void crash(uint32 down_ms)
 {
@@ -745,12 +739,12 @@ static void serve_one(struct rpc_in *in)
     rmsg_init(&r);
     rmsg_put32(&r, 0);
     rmsg_put32(&r, epoch);
-    uint32 writes = kstats.dev_writes;
+    uint32 dev_writes = kstats.dev_writes;
     int e = in->msg.error ? -EBADMSG : dispatch(in, prog, proc, &r);
     set_cwd(0);
     if (e == 0 && in->msg.error)
         e = -EBADMSG;
-    rfsstat.srv_sync_writes += kstats.dev_writes - writes;
+    rfsstat.srv_sync_writes += kstats.dev_writes - dev_writes;
     if (e < 0) {                     /* the status alone */
         rmsg_free(&r);
         rmsg_init(&r);
@@ -758,6 +752,7 @@ static void serve_one(struct rpc_in *in)
         rmsg_put32(&r, epoch);
     }
     rfsstat.srv_calls++;
+    writes += proc == RP_WRITE;
     rpc_reply(&srv, in, &r, non_idempotent(proc));
 }
 
@@ -771,10 +766,8 @@ static void server_main(void)
         served++;
         if (conf.crash_after && served == conf.crash_after)
             crash_pending = 1;
-        if (conf.crash_dirty && dirty_blocks() >= conf.crash_dirty) {
-            conf.crash_dirty = 0;           /* once */
+        if (conf.crash_writes && writes == conf.crash_writes)
             crash_pending = 1;
-        }
         if (crash_pending && busy == 0) {   /* the others wait for calls */
             crash_pending = 0;
             crash(conf.down_ms);
