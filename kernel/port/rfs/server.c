@@ -766,8 +766,10 @@ static void server_main(void)
         served++;
         if (conf.crash_after && served == conf.crash_after)
             crash_pending = 1;
-        if (conf.crash_writes && writes == conf.crash_writes)
+        if (conf.crash_writes && writes == conf.crash_writes) {
+            conf.crash_writes = 0;          /* once */
             crash_pending = 1;
+        }
         if (crash_pending && busy == 0) {   /* the others wait for calls */
             crash_pending = 0;
             crash(conf.down_ms);
