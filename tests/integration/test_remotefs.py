@@ -16,6 +16,12 @@ the first test):
     under nfs retransmits, and the server answers the copies of calls it
     has done from its duplicate-request cache: every remove is done once
     (done twice, the second would fail with ENOENT);
+  - two sprite clients (two mounts of one server on one machine, each with
+    its own port, cache and state at the server): a file one wrote and
+    closed, with its blocks still in its cache, is recalled from it when
+    the other opens it (sequential write-sharing); a file one holds open
+    for writing is not cached by either once the other opens it
+    (concurrent write-sharing); the reader sees every byte either way;
   - a server crash under each protocol (harness/rfs/crash.py): nfs loses
     nothing that was acknowledged and the client retransmits through the
     outage; sprite loses the write-backs its cache held, and the client
@@ -104,6 +110,24 @@ def test_a_retransmitted_remove_is_done_once(tmp_path, riscv):
     assert client["rpc_retrans"] > 0
     assert server["srv_dup_replays"] > 0          # the copies answered, not done again
     assert gone == ["fileset: verified 20 files: missing=20 short=0 bad_bytes=0"]
+
+
+def test_sprite_clients_see_each_others_writes(tmp_path, riscv):
+    with Pair(ARCH, profiles.load("none"), tmp_path) as p:
+        rfsrun.serve(p, TIMEOUT)
+        for d in ("/r1", "/r2"):
+            p.a.run(f"mkdir {d}", timeout=TIMEOUT)
+            p.a.run(f"mount -t sprite {p.address('b')} {d}", timeout=TIMEOUT)
+        sequential = p.a.run("fileset write /r1/tmp/s 1 5000 verify /r2/tmp/s 1 5000",
+                             timeout=120).lines
+        recalls = rfsrun.rfsstat(p.b.run("rfsstat -a", timeout=TIMEOUT).lines)["srv_recalls"]
+        concurrent = p.a.run("fileset hold /r1/tmp/c0 3000 verify /r2/tmp/c 1 3000 release",
+                             timeout=120).lines
+        server = rfsrun.rfsstat(p.b.run("rfsstat -a", timeout=TIMEOUT).lines)
+    ok = "fileset: verified 1 files: missing=0 short=0 bad_bytes=0"
+    assert sequential[-1] == ok and recalls == 1
+    assert concurrent == [ok]
+    assert server["srv_nocache"] == 1
 
 
 def test_nfs_server_crash_loses_nothing_acknowledged(tmp_path, riscv):
