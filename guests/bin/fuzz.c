@@ -83,8 +83,9 @@ static const struct call calls[] = { FOR_EACH_SYSCALL(ENTRY) };
 #define NCALLS ((int)(sizeof calls / sizeof calls[0]))
 
 /* What each argument of a call is, by letter: p a path, b a buffer, n a
- * length or count, f a file descriptor, k a pid or group, o open flags or
- * an op, i any integer; for sockets, D a domain, T a type, P a protocol, S
+ * length or count, f a file descriptor, k a pid or group, o open flags,
+ * c a control op (fsctl's and netctl's, up to FSCTL_LAST: the remote file
+ * system's mount, serve and crash among them), i any integer; for sockets, D a domain, T a type, P a protocol, S
  * a socket (mostly the worker's newest), a a socket address and l its
  * length (mostly valid, so that sockets are made, bound, connected and
  * sent on: random words almost never are: seed 2's first 20,000 calls
@@ -110,7 +111,7 @@ static const char *shape(int num)
     case SYS_tcsetpgrp:                return "fk";
     case SYS_sbrk:                     return "i";
     case SYS_sleep:                    return "s";
-    case SYS_fsctl:                    return "ob";
+    case SYS_fsctl:                    return "cb";
     case SYS_exit:                     return "i";
     case SYS_socket:                   return "DTP";
     case SYS_bind: case SYS_connect:   return "Sal";
@@ -118,7 +119,7 @@ static const char *shape(int num)
     case SYS_accept:                   return "Sbb";
     case SYS_sendto:                   return "Sbnal";
     case SYS_recvfrom:                 return "Sbnbb";
-    case SYS_netctl:                   return "ob";
+    case SYS_netctl:                   return "cb";
     default:                           return "iiiii";
     }
 }
@@ -223,7 +224,7 @@ enum slot { NOT_A_SLOT, PID_SLOT, SOCKET_SLOT };
 static uint32_t arg(char kind, enum slot *slot)
 {
     if (kind != 'k' && pick(4) == 0)
-        kind = "pbnfkoi"[pick(7)];
+        kind = "pbnfkoci"[pick(8)];
     *slot = kind == 'k' ? PID_SLOT : NOT_A_SLOT;
     if (kind == 'S') {
         if (pick(4)) {
@@ -257,6 +258,8 @@ static uint32_t arg(char kind, enum slot *slot)
         return pick(4) ? (uint32_t)(uintptr_t)&addrs[i] : pointer();
     }
     case 'l': return pick(4) ? sizeof(struct sockaddr_in) : length();
+    case 'c': return pick(4) ? pick(FSCTL_LAST + 3) : integer();  /* a control op: every
+                                        * fsctl (and netctl) op, and some beyond */
     default:  return integer();
     }
 }

@@ -116,6 +116,7 @@ struct dirent {
 #define FSCTL_RFSCRASH 12       /* arg: milliseconds down: crash the server now
                                  * (as struct rfsserve's crash_after), return
                                  * when it is up again (privileged)           */
+#define FSCTL_LAST    FSCTL_RFSCRASH    /* the highest op (the fuzzer tries each) */
 
 /* Page-allocation policies (kernel/port/kalloc.c). */
 #define PAGES_LIST      0       /* the free list's head (the default)        */
