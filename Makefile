@@ -328,7 +328,7 @@ HARNESS_ARGS = $(RUN_ARGS)
 # run and shell boot ARCH under PROFILE; the other commands find the ISA
 # from their own profile (attribute, figure4, sweep) or boot several.
 PROFILE_ON_ARCH = yes
-attribute calibrate crashtest figure1 figure4 grade sweep: PROFILE_ON_ARCH =
+attribute calibrate crashtest figure1 figure4 grade rfscrash sweep table8: PROFILE_ON_ARCH =
 check-args:
 	@test -z "$(PROFILE_ON_ARCH)" -o -z "$(PROFILE_ISA)" -o "$(PROFILE_ISA)" = "$(ARCH)" || \
 	    { echo "make: PROFILE=$(PROFILE) models a $(PROFILE_ISA) machine: use ARCH=$(PROFILE_ISA)" >&2; exit 2; }
@@ -434,13 +434,16 @@ fuzz: check-args deps  ## fuzz ARCH's system calls: CALLS=n calls from SEED=s, t
 
 # The paper's Table 8 from the remote runs (make run ... REMOTE=both) of
 # the machines that have one (docs/remote-files.md).
-table8:  ## Table 8 (MIPS-relative speed, remote penalty) from results/*-remote-both/ runs
-	$(PYTHON) -m harness table8
+table8: HARNESS_ARGS = table8
+table8: check-args  ## Table 8 (MIPS-relative speed, remote penalty) from results/*-remote-both/ runs
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
-# A server crash under each remote file system (docs/remote-files.md).
-rfscrash: deps  ## a server crash under nfs and under sprite: retries, recovery, data lost (results/rfscrash/)
-	$(Q)$(MAKE) all hwmodel ARCH=riscv
-	$(PYTHON) -m harness rfscrash
+# A server crash under each remote file system (docs/remote-files.md), on
+# two ARCH machines under its registry entry's model.
+rfscrash: HARNESS_ARGS = rfscrash --arch $(ARCH)
+rfscrash: check-args deps  ## a server crash under nfs and under sprite on ARCH: retries, recovery, data lost (results/rfscrash/)
+	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
+	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 # The paper's Figure 1 (operating-system speed against MIPS), ours beside
 # it: the six machines' models, each on its ISA (results/figure1.*).

@@ -317,7 +317,7 @@ def cmd_table8(args: argparse.Namespace) -> int:
 
 def cmd_rfscrash(args: argparse.Namespace) -> int:
     out = Path(args.out) / "rfscrash"
-    _, text = rfscrash.run_all(out, tuple(args.protocol or rfsrun.PROTOCOLS), _say)
+    _, text = rfscrash.run_all(out, tuple(args.protocol or rfsrun.PROTOCOLS), args.arch, _say)
     print(text, end="")
     _say(f"harness: wrote {out}/")
     return EXIT_OK
@@ -378,6 +378,11 @@ def check_run(args: argparse.Namespace) -> None:
         rfsrun.check(args.arch, args.profile, args.remote, args.bench)
         return
     suite.choose(args.bench, args.suite)
+
+
+def check_rfscrash(args: argparse.Namespace) -> None:
+    """Two machines of the ISA's own model: on the wire? (Pair's check)"""
+    rfsrun.check(args.arch, rfscrash.model_of(args.arch), "both")
 
 
 def check_executor(args: argparse.Namespace) -> None:
@@ -607,7 +612,7 @@ COMMANDS: tuple[Command, ...] = (
                              ")")),)),
     Command("rfscrash", "what a server crash costs each remote file system: the client "
             "retries, Sprite's recovery, the data lost (docs/remote-files.md; OUT/rfscrash/)",
-            cmd_rfscrash, (OUT,),
+            cmd_rfscrash, (ARCH.but(default=machines.DEFAULT_ARCH, default_help=""), OUT),
             ((("--protocol",), dict(action="append", choices=list(rfsrun.PROTOCOLS),
                                     metavar="PROTO", help="only this one (repeatable; "
                                     "default both: " + ", ".join(rfsrun.PROTOCOLS) + ")")),)),
@@ -742,7 +747,7 @@ COMMANDS: tuple[Command, ...] = (
 
 # Each command's check of its input beyond its options' own (Command.check).
 _CHECKS: dict[str, Callable[[argparse.Namespace], None]] = {
-    "run": check_run, "sweep": check_sweep, "grade": check_grade,
+    "run": check_run, "rfscrash": check_rfscrash, "sweep": check_sweep, "grade": check_grade,
     "calibrate": check_calibrate, "figure1": check_figure1}
 COMMANDS = tuple(dataclasses.replace(c, check=_CHECKS.get(c.name, c.check)) for c in COMMANDS)
 

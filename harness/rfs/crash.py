@@ -29,12 +29,11 @@ from typing import Callable
 
 from ..tables import format_table
 from ..errors import BenchmarkError
+from ..guest import machines
 from ..model import profiles
 from ..net.pair import Pair
 from . import run as rfsrun
 
-PROFILE = "ds3100-riscv"          # any model will do; riscv runs fastest
-ARCH = "riscv"
 DOWN_MS = 2000
 CRASH_WRITES = 5                  # nfs: the f files' writes; sprite: write-backs
 FILES, SIZE, HELD = 5, 10240, 3000
@@ -73,12 +72,19 @@ HEADER = ["protocol", "crash after", "server blocks lost", "retransmitted", "rec
           "reopens", "acknowledged data lost", "held file lost", "fsck -y left"]
 
 
-def scenario(proto: str, logdir: Path, profile: str = PROFILE,
+def model_of(arch: str) -> str:
+    """The profile a crash runs under: the ISA's own model (any will do:
+    what is lost does not depend on the timing)."""
+    return machines.get(arch).model_profile
+
+
+def scenario(proto: str, logdir: Path, arch: str = machines.DEFAULT_ARCH,
              say: Callable[[str], None] = lambda s: None) -> Outcome:
-    """The workload under proto with a server crash; what came of it."""
+    """The workload under proto with a server crash on two `arch`
+    machines; what came of it."""
     if proto not in rfsrun.PROTOCOLS:
         raise BenchmarkError(f"unknown protocol {proto!r}")
-    with Pair(ARCH, profiles.load(profile), logdir,
+    with Pair(arch, profiles.load(model_of(arch)), logdir,
               names=(f"{proto}-{{node}}.log", f"{proto}-{{node}}.hw.log")) as pair:
         # rfsd in the foreground: what the server prints is its output
         pair.b.begin(f"rfsd {SERVER} -wait")
@@ -102,8 +108,9 @@ def scenario(proto: str, logdir: Path, profile: str = PROFILE,
                    int(checked[0].group(4)), int(checked[1].group(4)), client, server)
 
 
-def format_report(outcomes: list[Outcome]) -> str:
-    lines = [f"Server crashes: {WORKLOAD!r} on a client of a {PROFILE} server",
+def format_report(outcomes: list[Outcome], arch: str) -> str:
+    lines = [f"Server crashes: {WORKLOAD!r} on a client of a {model_of(arch)} server "
+             f"({arch})",
              *format_table(HEADER, [o.row() for o in outcomes]), "",
              "acknowledged data lost: bytes of the f files, every one closed (and, under "
              "sprite, written back and acknowledged by the server) before the crash, "
@@ -112,10 +119,11 @@ def format_report(outcomes: list[Outcome]) -> str:
 
 
 def run_all(out: Path, protocols: tuple[str, ...] = rfsrun.PROTOCOLS,
+            arch: str = machines.DEFAULT_ARCH,
             say: Callable[[str], None] = lambda s: None) -> tuple[list[Outcome], str]:
     out.mkdir(parents=True, exist_ok=True)
-    outcomes = [scenario(p, out, say=say) for p in protocols]
-    text = format_report(outcomes)
+    outcomes = [scenario(p, out, arch, say=say) for p in protocols]
+    text = format_report(outcomes, arch)
     (out / "report.txt").write_text(text)
     return outcomes, text
 
