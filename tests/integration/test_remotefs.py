@@ -22,6 +22,9 @@ the first test):
     the other opens it (sequential write-sharing); a file one holds open
     for writing is not cached by either once the other opens it
     (concurrent write-sharing); the reader sees every byte either way;
+  - a mount at a bad path (not absolute, not there, not a directory,
+    mounted already) and a rename across a mount are refused with the
+    errno that says why;
   - a server crash under each protocol (harness/rfs/crash.py): nfs loses
     nothing that was acknowledged and the client retransmits through the
     outage; sprite loses the write-backs its cache held, and the client
@@ -130,8 +133,30 @@ def test_sprite_clients_see_each_others_writes(tmp_path, riscv):
     assert server["srv_nocache"] == 1
 
 
+def test_bad_mounts_and_cross_mount_renames_are_refused_by_errno(tmp_path, riscv):
+    """mount's path must be absolute and a local directory, and free; a
+    rename between a mount and the local disk is EXDEV."""
+    with Pair(ARCH, profiles.load("none"), tmp_path) as p:
+        rfsrun.serve(p, TIMEOUT)
+        server = p.address("b")
+        run = lambda cmd: p.a.run(cmd, timeout=TIMEOUT).lines            # noqa: E731
+        assert run(f"mount -t nfs {server} /nosuch") == [
+            f"mount: {server} on /nosuch: no such file or directory"]
+        assert run(f"mount -t nfs {server} tmp") == [
+            f"mount: {server} on tmp: invalid argument"]
+        assert run(f"mount -t nfs {server} /bin/cat") == [
+            f"mount: {server} on /bin/cat: not a directory"]
+        run("mkdir /r")
+        assert run(f"mount -t nfs {server} /r") == [f"mount: nfs {server} on /r"]
+        assert run(f"mount -t sprite {server} /r") == [f"mount: {server} on /r: busy"]
+        run("echo hi > /tmp/local")
+        assert run("mv /tmp/local /r/tmp/x") == [
+            "mv: /tmp/local -> /r/tmp/x: across file systems"]
+        assert run("cat /tmp/local") == ["hi"]
+
+
 def test_nfs_server_crash_loses_nothing_acknowledged(tmp_path, riscv):
-    o = crash.scenario("nfs", tmp_path)
+    o = crash.scenario("nfs", tmp_path, ARCH)
     assert o.server["srv_crashes"] == 1 and o.server_blocks_lost == 0
     assert o.bytes_lost == 0 and o.held_bytes_lost == 0 and o.fsck_problems_left == 0
     assert o.client["rpc_retrans"] > 0            # it waited the outage out
@@ -139,7 +164,7 @@ def test_nfs_server_crash_loses_nothing_acknowledged(tmp_path, riscv):
 
 
 def test_sprite_server_crash_loses_what_its_cache_held(tmp_path, riscv):
-    o = crash.scenario("sprite", tmp_path)
+    o = crash.scenario("sprite", tmp_path, ARCH)
     assert o.server["srv_crashes"] == 1 and o.server_blocks_lost > 0
     assert 0 < o.bytes_lost <= crash.FILES * crash.SIZE
     assert o.held_bytes_lost == 0                 # on the server's disk by then
