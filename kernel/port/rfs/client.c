@@ -98,11 +98,12 @@ static struct rnode *rnode_pages[NRNODE_PAGES];
 static struct rnode *rhash[64];
 static uint32 use_clock, nc_clock;
 
-/* The i-th slot of the table (i < NRNODES), or 0 before the first mount. */
+/* The i-th slot of the table (i < NRNODES).  Only under a mount: a
+ * mount has every page (nodes_init), so there is no null path here (one
+ * the compiler must guard, with a call to abort() on the VAX). */
 static struct rnode *rnode_at(uint32 i)
 {
-    struct rnode *page = rnode_pages[i / RNODES_PER_PAGE];
-    return page ? page + i % RNODES_PER_PAGE : 0;
+    return rnode_pages[i / RNODES_PER_PAGE] + i % RNODES_PER_PAGE;
 }
 
 static struct rnode **rbucket(struct rmount *m, uint32 fh)
@@ -110,12 +111,12 @@ static struct rnode **rbucket(struct rmount *m, uint32 fh)
     return &rhash[(fh + (uint32)(m - mounts) * 17) & 63];
 }
 
+/* Every page of the table, or ENOMEM; the pages of a failed try are kept
+ * for the next (a mount fails, and no page may be left missing under one). */
 static int nodes_init(void)
 {
-    if (rnode_pages[0])
-        return 0;
     for (int p = 0; p < NRNODE_PAGES; p++)
-        if (!(rnode_pages[p] = kalloc()))
+        if (!rnode_pages[p] && !(rnode_pages[p] = kalloc()))
             return -ENOMEM;
     return 0;
 }
@@ -1077,10 +1078,9 @@ static int do_mount(const struct rfsmount *um)
     int r;
     if ((r = cache_init()) < 0 || (r = nodes_init()) < 0)
         return r;
-    if (!nc_pages[0])
-        for (int p = 0; p < NNC_PAGES; p++)
-            if (!(nc_pages[p] = kalloc()))
-                return -ENOMEM;
+    for (int p = 0; p < NNC_PAGES; p++)      /* all or none (nc_slot asks [0]) */
+        if (!nc_pages[p] && !(nc_pages[p] = kalloc()))
+            return -ENOMEM;
     if (!rfiles && !(rfiles = kalloc()))
         return -ENOMEM;
     if (!m->ep.so && (r = rpc_ep_open(&m->ep, 0, 1, 0, &rfsstat)) < 0)
