@@ -110,3 +110,28 @@ int32 sys_kstat(const uint32 *arg)
 {
     return copyout(arg[0], &kstats, sizeof kstats);
 }
+
+/* Remote files (kernel/port/rfs/): nothing is mounted on the host, so
+ * every path is local; the file layer asks rfs_owns() only when something
+ * is mounted, and a call that reaches the remote side is a bug here. */
+#include "rfs/rfs.h"
+int rfs_nmounts;
+int rfs_file(struct file *f) { (void)f; return 0; }
+int rfs_exec_source(struct exec_source *src) { (void)src; return 0; }
+int rfs_protocol(void) { return RFS_NONE; }
+void rfs_sync(void) {}
+int rfs_fsctl(uint32 op, uaddr arg) { (void)op; (void)arg; return -EINVAL; }
+int rfs_set_protocol(uint32 proto) { (void)proto; return -EINVAL; }
+int rfs_owns(const char *path) { (void)path; abort(); }
+int rfs_open(const char *path, int flags) { (void)path; (void)flags; abort(); }
+int rfs_stat(const char *path, struct stat *st) { (void)path; (void)st; abort(); }
+int rfs_mkdir(const char *path) { (void)path; abort(); }
+int rfs_remove(const char *path, int dir) { (void)path; (void)dir; abort(); }
+int rfs_chdir(const char *path) { (void)path; abort(); }
+int rfs_exec_open(const char *path, struct exec_source *src) { (void)path; (void)src; abort(); }
+void rfs_exec_close(struct exec_source *src) { (void)src; abort(); }
+int rfs_fstat(struct file *f, struct stat *st) { (void)f; (void)st; abort(); }
+int rfs_lseek_end(struct file *f, uint32 *size) { (void)f; (void)size; abort(); }
+int rfs_readdir(struct file *f, struct dirent *de) { (void)f; (void)de; abort(); }
+int rfs_fsync(struct file *f) { (void)f; abort(); }
+void rfs_cwd_drop(struct proc *p) { (void)p; abort(); }
