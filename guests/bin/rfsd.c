@@ -1,7 +1,7 @@
 /*
- * rfsd: serve this machine's file system to remote clients (kernel/port/
- * rfs/server.c): the kernel starts its serving processes and this
- * returns, as nfsd's did.
+ * rfsd: serve this machine's file system to remote clients
+ * (kernel/port/rfs/server.c): the kernel starts its serving processes and
+ * this returns, as nfsd's did.
  *
  *   rfsd [-crash N | -crashwrites N] [-down MS] [-wait]
  *   rfsd -crashnow [-down MS]      (serving already: crash now, between calls)
