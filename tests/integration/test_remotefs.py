@@ -5,7 +5,7 @@ the first test):
   - create-delete on a diskless client (/ mounted from the server) under
     nfs and sprite, and on the client's own disk under sync, twice under
     the model of each ISA on the deterministic wire (its registry entry's
-    net_barrier and model_profile: riscv's ds3100-riscv, m68k's sun3, ...):
+    pair.on_wire and model_profile: riscv's ds3100-riscv, m68k's sun3, ...):
     the same RESULT lines; nfs's 100 KB file costs the
     server 100+ disk writes per file, every one made while a call waited
     (its data written through on close, the server writing before it
@@ -37,7 +37,7 @@ from booting import TIMEOUT
 from harness.guest import machines
 from harness.guest.protocol import parse_line
 from harness.model import profiles
-from harness.net.pair import Pair
+from harness.net.pair import Pair, on_wire
 from harness.rfs import crash, run as rfsrun
 
 ARCH = "riscv"
@@ -45,9 +45,8 @@ ARCH = "riscv"
 pytestmark = pytest.mark.slow
 
 
-# Every ISA on the deterministic wire, with the model its tests use.
-ON_WIRE = [(m.arch, m.model_profile) for m in machines.MACHINES.values()
-           if m.net_barrier is not None]
+# Every ISA on the deterministic wire (pair.on_wire), with the model its tests use.
+ON_WIRE = [(m.arch, m.model_profile) for m in machines.MACHINES.values() if on_wire(m)]
 
 
 def built(arch):

@@ -8,6 +8,7 @@ import pytest
 from harness.bench import report
 from harness.errors import BenchmarkError, SetupError, UsageError
 from harness.guest import machines
+from harness.net.pair import on_wire
 from harness.guest.protocol import parse_line
 from harness.rfs import crash, run as rfsrun, table8
 
@@ -49,11 +50,11 @@ def test_plan_runs_local_then_each_protocol_each_on_its_own_pair():
 def test_a_remote_run_is_refused_off_the_wire_and_for_other_benchmarks():
     """Before anything is built: an ISA whose machine has no NIC and barrier
     (Pair's check), a benchmark with no remote rows, an unknown protocol."""
-    off = [m.arch for m in machines.MACHINES.values() if m.net_barrier is None]
+    off = [m.arch for m in machines.MACHINES.values() if not on_wire(m)]
     for arch in off:
         with pytest.raises(SetupError, match=f"arch '{arch}'"):
             rfsrun.check(arch, "none", "both")
-    on = [m.arch for m in machines.MACHINES.values() if m.net_barrier is not None]
+    on = [m.arch for m in machines.MACHINES.values() if on_wire(m)]
     assert on, "no ISA on the wire"
     rfsrun.check(on[0], "none", "both")
     with pytest.raises(UsageError, match="not getpid"):
