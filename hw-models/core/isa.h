@@ -90,6 +90,15 @@ struct isa {
      * callback at a function's entry goes on the instruction after it. */
     bool (*opens_window)(const uint8_t *insn, size_t len);
     const int *in_regnum;
+    /* The 68040: the kernel and user programs each have an address space of
+     * their own over the same virtual addresses (a program's code from
+     * 0x1000 up, the kernel's too).  The kernel runs where it was loaded,
+     * virtual = physical, so an instruction is the kernel's only if its
+     * physical address is its virtual one: the hooks at kernel addresses
+     * (the trap vector, disk_request, the write log's, the wire's) take no
+     * other.  (Without it a program's instruction at console_intr's
+     * address counted as a console character taken: m68k's SUITE=net.) */
+    bool shared_addresses;
     /* Instructions that routinely trap and are run again when the kernel
      * returns (MIPS: loads and stores, on a TLB miss; SPARC: save and
      * restore, on a register window overflow or underflow); NULL: none. */

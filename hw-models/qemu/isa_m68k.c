@@ -124,6 +124,7 @@ static const struct isa isa_m68k = {
     .walk = walk,
     .walk_levels = 3,
     .remaps = remaps,
+    .shared_addresses = true,           /* a separate user space: isa.h */
 };
 
 /* This decoder for qemu-system-m68k (the emulator of its registry entry). */

@@ -621,6 +621,19 @@ static uint64_t insn_paddr(const uint8_t *h, uint64_t vaddr)
     return hw.p.ram_base + (uint64_t)(h - host_base);
 }
 
+/* An instruction's address as the kernel's hooks see it: its virtual
+ * address, or NOT_KERNEL for a user program's where the two share
+ * addresses (isa.h, shared_addresses).  Before RAM is located only the
+ * kernel runs. */
+#define NOT_KERNEL UINT64_MAX
+
+static uint64_t kernel_va(uint64_t va, uint64_t pa)
+{
+    if (!isa->shared_addresses || pa == NO_PADDR || pa == va)
+        return va;
+    return NOT_KERNEL;
+}
+
 /* The record for a block with these lines: one interned already, or new. */
 static struct iblock *intern_ilines(const uint64_t *lines, uint32_t n,
                                     struct attrib_insn *a)
@@ -688,6 +701,7 @@ struct tb_view {
     size_t *len;                        /* ... and how many */
     uint64_t *vaddr;
     uint64_t *pa;                       /* physical address, or NO_PADDR */
+    uint64_t *kva;                      /* vaddr if the kernel's, else NOT_KERNEL */
     uint64_t *cost;                     /* static cost (mcyc): CPI, class, trap entry */
     enum marker *mk;
     struct attrib_insn **rec;           /* attrib= only (else NULL): its record */
@@ -711,11 +725,12 @@ static void tb_read(struct tb_view *t)
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(t->tb, i);
         size_t len = t->len[i] = qemu_plugin_insn_data(insn, t->code[i], sizeof(t->code[i]));
         uint64_t va = t->vaddr[i] = qemu_plugin_insn_vaddr(insn);
+        t->pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), va);
+        uint64_t kva = t->kva[i] = kernel_va(va, t->pa[i]);
         t->cost[i] = hw_insn_mcyc(isa->classify(t->code[i], len));
-        if (is_trap_pc(va) || is_window_pc(va))
+        if (is_trap_pc(kva) || is_window_pc(kva))
             t->cost[i] += hw.trap_mcyc;
         t->mk[i] = isa->marker(t->code[i], len);
-        t->pa[i] = insn_paddr(qemu_plugin_insn_haddr(insn), va);
     }
 }
 
@@ -854,7 +869,7 @@ static uint64_t disk_after_pc;
 
 static void disk_hook(const struct tb_view *t, size_t i, struct qemu_plugin_insn *insn)
 {
-    enum fn_entry e = fn_entry(t->vaddr[i], t->code[i], t->len[i], hw.p.disk_pc, &disk_after_pc);
+    enum fn_entry e = fn_entry(t->kva[i], t->code[i], t->len[i], hw.p.disk_pc, &disk_after_pc);
     if (e != FN_NOT)
         qemu_plugin_register_vcpu_insn_exec_cb(insn, e == FN_ENTRY ? disk_fn_cb : disk_fn_in_cb,
                                                QEMU_PLUGIN_CB_R_REGS, insn_rec(t, i));
@@ -892,7 +907,7 @@ static void tb_events(const struct tb_view *t)
 {
     for (size_t i = 0; i < t->n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(t->tb, i);
-        uint64_t va = t->vaddr[i];
+        uint64_t va = t->kva[i];
         if (isa->remaps && isa->remaps(t->code[i], t->len[i]))
             count_inline(insn, e_map_gen);
         if (is_trap_pc(va))
@@ -916,11 +931,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb);
     uint8_t code[n][16];
     size_t len[n];
-    uint64_t vaddr[n], pa[n], cost[n];
+    uint64_t vaddr[n], pa[n], kva[n], cost[n];
     enum marker mk[n];
     struct attrib_insn *rec[n];
     struct tb_view t = {
-        .tb = tb, .n = n, .code = code, .len = len, .vaddr = vaddr, .pa = pa,
+        .tb = tb, .n = n, .code = code, .len = len, .vaddr = vaddr, .pa = pa, .kva = kva,
         .cost = cost, .mk = mk, .rec = hw.attributing ? rec : NULL,
     };
 
@@ -934,7 +949,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         tlb_hooks_trans(tb, n, code, len, insn_rec(&t, 0));
     tb_segments(&t);
     if (hw.net)
-        net_trans(tb, n, code, len, vaddr);
+        net_trans(tb, n, code, len, kva);
     tb_events(&t);
 }
 
