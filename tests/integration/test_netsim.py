@@ -35,13 +35,6 @@ ARCH = "riscv"
 LANCE_ARCH = "mips"
 # Every board with a wire front end, from the registry.
 WIRE_ARCHS = [a for a in machines.names() if on_wire(machines.get(a))]
-# Found when this test first ran the m68k (2026-11-29): after netbench and
-# netd's Ctrl-C a node takes no more of what is typed, or an echo takes
-# over the harness's 2 s: its model counts more console characters than
-# were typed (the hook at console_intr fires more than once a call), and
-# so does not wake the idle node for the next one; riscv and vax do not.
-KNOWN = {"m68k": "m68k's model counts more console characters than were typed "
-                 "(docs/network.md, 'Why two runs print the same numbers': open finding)"}
 
 pytestmark = pytest.mark.slow
 
@@ -65,8 +58,7 @@ def test_the_wire_archs_come_from_the_registry():
     assert "riscv" in WIRE_ARCHS and "vax" in WIRE_ARCHS, WIRE_ARCHS
 
 
-@pytest.mark.parametrize("arch", [pytest.param(a, marks=pytest.mark.xfail(reason=KNOWN[a]))
-                                  if a in KNOWN else a for a in WIRE_ARCHS])
+@pytest.mark.parametrize("arch", WIRE_ARCHS)
 def test_suite_net_is_deterministic(tmp_path, arch):
     need(arch)
     profile = machines.get(arch).model_profile
