@@ -231,6 +231,37 @@ def isa_costs(*runs: dict[str, Any]) -> list[str]:
     return markdown(["", *[f"{r['arch']} (`{r['profile']}`)" for r in runs]], rows)
 
 
+# ---------------------------------------------------------------- a round trip by ISA
+
+def net_runs() -> tuple[Source, ...]:
+    """SUITE=net under profile none on every board the registry puts on the
+    wire (harness/net/pair.py: on_wire), in the registry's order."""
+    from ..guest import machines
+    from ..net.pair import on_wire
+    return tuple(Source(f"{m.arch}-none-net/results.json", f"make run ARCH={m.arch} SUITE=net")
+                 for m in machines.MACHINES.values() if on_wire(m))
+
+
+def net_insns(*runs: dict[str, Any]) -> list[str]:
+    """The client's instructions per operation, as its model counted them
+    (under none the model is loaded with 1 ns a cycle so the wire can keep
+    time: harness/net/pair.py's none_as_model), the same counter on every
+    ISA."""
+    def client(r: dict[str, Any], case: str) -> float:
+        return per_op(r, "net", case, "insns")
+
+    rows = [
+        ["UDP round trip, 64 bytes, user to user", *[count(client(r, "udp-rtt")) for r in runs]],
+        ["TCP round trip, 64 bytes, user to user", *[count(client(r, "tcp-rtt")) for r in runs]],
+        ["ICMP echo (the far kernel answers)", *[count(client(r, "icmp-rtt")) for r in runs]],
+        ["TCP connection set up and torn down", *[count(client(r, "tcp-connect")) for r in runs]],
+        ["TCP bulk transfer, per block of 8 KB", *[count(client(r, "tcp-bulk")) for r in runs]],
+        ["... per byte", *[sig(client(r, "tcp-bulk") / result(r, "net", "tcp-bulk")["bytes"])
+                           for r in runs]],
+    ]
+    return markdown(["client's instructions", *[r["arch"] for r in runs]], rows)
+
+
 # ---------------------------------------------------------------- predictions
 
 PAPER_MACHINES = ("mvax2", "vax8800", "sun3", "sun4", "ds3100", "m2000")
@@ -485,6 +516,7 @@ def tables() -> dict[str, Table]:
         Table("figure1", (FIGURE1,), figure1),
         Table("figure1-detail", (FIGURE1,), figure1_detail),
         Table("isa-costs", isa_runs(), isa_costs),
+        Table("net-insns", net_runs(), net_insns),
         Table("calibration", tuple(profile_source(n) for n in CALIBRATED), calibration),
         Table("predictions-cpu", tuple(model_run(p) for p in PAPER_MACHINES), predictions_cpu),
         Table("predictions-fs", tuple(model_run(p) for p in PAPER_MACHINES), predictions_fs),
