@@ -29,6 +29,7 @@
 #define MSG        64
 #define BLOCK    8192
 #define WARMUP     10
+_Static_assert(NET_PATTERN_BYTES % BLOCK == 0, "whole blocks tile the pattern: netbench.h");
 
 static struct sockaddr_in server;
 static uint32_t n_arg;                 /* -n, 0: each case's default */
@@ -164,7 +165,8 @@ static void icmp(int k)
     report(c, n, 0, &t, &e, 0);
 }
 
-/* The bytes the sink expects, n blocks of them, made before any timing:
+/* The bytes the sink expects, made before any timing, n blocks of them or
+ * the pattern's period if that is less (it repeats: netbench.h):
  * made inside the timed loop and subtracted with an empty loop that made
  * them too, their cost was taken out of a time in which the wire kept
  * sending (the CPU makes a block while the last one's segments are on
@@ -173,10 +175,11 @@ static void icmp(int k)
  * 5 Mb/s: 0.671 MB/s against the wire's 0.593). */
 static unsigned char *bulk_data(const char *c, uint32_t n)
 {
-    unsigned char *d = sbrk((int)(n * BLOCK));
+    uint32_t size = n < NET_PATTERN_BYTES / BLOCK ? n * BLOCK : NET_PATTERN_BYTES;
+    unsigned char *d = sbrk((int)size);
     if (d == (unsigned char *)-1)
         fail(c, "sbrk");
-    for (uint32_t i = 0; i < n * BLOCK; i++)
+    for (uint32_t i = 0; i < size; i++)
         d[i] = net_pattern(i);
     return d;
 }
@@ -196,7 +199,7 @@ static uint32_t bulk_once(const char *c, const unsigned char *data, uint32_t n,
     if (send_all(s, &len, 4) != 4)
         fail(c, "send");
     for (uint32_t i = 0; i < n; i++)
-        if (send_all(s, data + i * BLOCK, BLOCK) != BLOCK)
+        if (send_all(s, data + i * BLOCK % NET_PATTERN_BYTES, BLOCK) != BLOCK)
             fail(c, "send");
     for (int got = 0; got < 4; ) {
         int r = recv(s, (char *)&wrong + got, 4 - got, 0);

@@ -26,10 +26,15 @@
 #define NET_PORT_ACCEPT 10
 #define NET_PORT_HOLD 1000
 
-/* Byte i of a bulk transfer: not periodic at any small power of two, so a
- * lost, repeated or reordered segment shows. */
+/* Byte i of a bulk transfer: not periodic within NET_PATTERN_BYTES, so a
+ * lost, repeated or reordered segment shows; repeated after it, so that a
+ * sender can make its data once, before it times, in bounded memory (a
+ * transfer of 100,000 blocks of 8 KB once asked sbrk for 800 MB). */
+#define NET_PATTERN_BYTES (1u << 20)
+
 static inline unsigned char net_pattern(uint32_t i)
 {
+    i &= NET_PATTERN_BYTES - 1;
     return (unsigned char)(i * 7 + (i >> 8) * 13 + (i >> 16));
 }
 
