@@ -339,12 +339,15 @@ class Machine:
 
     def guest(self, argv: list[str], log_path: Path | None = None, root: Path = ROOT,
               log_append: bool = False,
-              on_input: Callable[[int], None] | None = None) -> Guest:
+              on_input: Callable[[int], None] | None = None,
+              halt_timeout: float = 5.0) -> Guest:
         """An unstarted Guest for `argv` (from command()), typed at the way
-        this machine's console wants; `with` it, then boot(self.boot_timeout)."""
+        this machine's console wants; `with` it, then boot(self.boot_timeout).
+        halt_timeout: how long the shell's `halt` may take before the
+        emulator is killed (and its model's records at exit lost)."""
         return Guest(argv, log_path=log_path, line_ending=self.line_ending,
                      char_delay=self.char_delay, cwd=root, stop_key=self.stop_key,
-                     log_append=log_append, on_input=on_input)
+                     log_append=log_append, on_input=on_input, halt_timeout=halt_timeout)
 
     def emulator_version(self) -> str | None:
         exe = self.emulator.locate()

@@ -53,6 +53,12 @@ CONSOLE_SYMBOL = "console_intr"
 # Our SIMH's XQ on the model's wire (hw-models/simh/vax_ether.c): the
 # registry's {transport}.
 SIMH_TRANSPORT = "wire"
+# Host seconds a node's `halt` may take.  Its model writes HWNET and
+# HWTOTAL as the emulator exits, and a node on the wire moves no further in
+# modelled time than its peer lets it: on a loaded host the last steps to
+# power off took more than the one-machine 5 s (a garbage test's node a
+# printed "kernel: halt", was killed, and left no HWNET record).
+HALT_TIMEOUT = 120.0
 
 
 # The model's back ends that have a wire front end (hw-models/qemu/net.c,
@@ -221,7 +227,8 @@ class Pair:
             argv += modelargs.emulator_args(self.model, self.machine, self.hw_log(node), model)
             index = NODES[node][0]
             g = self.machine.guest(argv, self.console_log(node),
-                                   on_input=lambda n, i=index: self.wire.typed(i, n))
+                                   on_input=lambda n, i=index: self.wire.typed(i, n),
+                                   halt_timeout=HALT_TIMEOUT)
             self.argv[node] = argv
             self.guests[node] = g
             g.start()
