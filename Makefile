@@ -217,9 +217,11 @@ $(BUILD)/kernel/port/fsimage.o: kernel/port/fsimage.S $(BUILD)/fs.img $(CFLAGS_U
 # ---------------------------------------------------------------- the test image
 # A second kernel, build/$(ARCH)/test/kernel.elf: the same objects linked
 # with an image that also holds the programs in guests/testimage/, which
-# only tests run (memwalk: the hardware model's reference workload).  Not
-# in the image the benchmarks run from: there every file moves the file
-# benchmarks' blocks, and the image's size the kernel's data after it.
+# only tests run (memwalk: the hardware model's reference workload) and
+# what must not move the benchmarks' files (rfileread: 002's remote file
+# read, harness/rfs/fileread.py).  Not in the image the benchmarks run
+# from: there every file moves the file benchmarks' blocks, and the
+# image's size the kernel's data after it.
 # The harness boots it as machines.test_image(m).
 TEST_BINS   := $(patsubst guests/testimage/%.c,%,$(wildcard guests/testimage/*.c))
 TEST_ELFS   := $(patsubst %,$(BUILD)/guests/testimage/%,$(TEST_BINS))
@@ -340,7 +342,9 @@ check-args:
 # network's, on two machines (docs/network.md): results/ARCH-PROFILE-net/.
 SUITE_ARGS = $(if $(SUITE),--suite $(SUITE))
 # REMOTE=nfs|sprite|both: the file benchmarks Local and Remote, node a a
-# diskless client of node b (docs/remote-files.md): results/ARCH-PROFILE-remote-PROTO/.
+# diskless client of node b (docs/remote-files.md): results/ARCH-PROFILE-remote-PROTO/;
+# with SUITE=measure, 002's remote file read beside the local one (docs/measure.md):
+# results/ARCH-PROFILE-measure-remote-PROTO/.
 REMOTE_ARGS = $(if $(REMOTE),--remote $(REMOTE))
 run: check-args deps  ## boot ARCH under PROFILE, run the benchmarks (all, or BENCH=a,b; SUITE=measure; REMOTE=nfs|sprite|both; TAG=name), print the tables
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)

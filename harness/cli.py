@@ -47,6 +47,7 @@ from .net import roundtrip
 from .net import run as netrun
 from .net import table as nettable
 from .net import shell as netshell
+from .rfs import fileread as rfsread
 from .rfs import run as rfsrun
 from .rfs import crash as rfscrash
 from .rfs import table8 as rfstable8
@@ -169,6 +170,13 @@ def _machine_and_profile(args: argparse.Namespace) -> tuple[machines.Machine, pr
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if args.remote and args.suite == "measure":   # 002's remote file read
+        check_run(args)
+        final, _, text = rfsread.run_remote_read(args.arch, args.profile, args.remote,
+                                                 Path(args.out), args.tag, args.timeout, _say)
+        print(text, end="")
+        _say(f"harness: wrote {final}/: {', '.join(sorted(p.name for p in final.iterdir()))}")
+        return EXIT_OK
     if args.remote:                          # two machines, a remote file system
         check_run(args)
         final, _, text = rfsrun.run_remote(args.arch, args.profile, args.remote,
@@ -372,9 +380,15 @@ def check_sweep(args: argparse.Namespace) -> None:
 
 def check_run(args: argparse.Namespace) -> None:
     if args.remote:                          # two machines: on the wire? (harness/rfs/run.py)
+        if args.suite == "measure":          # 002's remote file read (harness/rfs/fileread.py)
+            if args.bench:
+                raise UsageError("--suite measure --remote runs 002's remote file read "
+                                 "alone, not --bench")
+            rfsrun.check(args.arch, args.profile, args.remote)
+            return
         if args.suite != "paper":
-            raise UsageError(f"--remote runs the paper's file benchmarks, not --suite "
-                             f"{args.suite}")
+            raise UsageError(f"--remote runs the paper's file benchmarks, or with --suite "
+                             f"measure 002's remote file read, not --suite {args.suite}")
         rfsrun.check(args.arch, args.profile, args.remote, args.bench)
         return
     suite.choose(args.bench, args.suite)
@@ -588,7 +602,9 @@ COMMANDS: tuple[Command, ...] = (
                                   "machines, node a a diskless client of node b: "
                                   + ", ".join(rfsrun.CHOICES) + " (openclose, createdelete "
                                   "and andrew; Tables 7-10; docs/remote-files.md; tagged "
-                                  "`remote-PROTO`)")))),
+                                  "`remote-PROTO`); with --suite measure, 002's remote "
+                                  "file read beside the local one (docs/measure.md; "
+                                  "tagged `measure-remote-PROTO`)")))),
     Command("check", "boot and run the failure-case test programs (t_*)", cmd_check,
             (ARCH, PROFILE, OUT, TIMEOUT.but(default=checks.DEFAULT_TIMEOUT)),
             ((("--program",), dict(action="append", metavar="NAME",

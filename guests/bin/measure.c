@@ -28,6 +28,9 @@
  *   measure metadata          bench=metadata cases sync, delayed
  *   measure filecache [-f] [-k MAXKB]  bench=filecache cases 64k .. 2m (002 4a)
  *   measure fileread [-k KB]  bench=fileread cases seq, random (002 4b)
+ *   measure fileread [-k KB] -m | -e LABEL   ... on files made first, which
+ *                             may be a server's: cases seq-LABEL, random-LABEL (002 4c;
+ *                             only as the tests' image's rfileread: cmd_fileread_made)
  *   measure contention [-n BLOCKS] [-j PROCS]  bench=contention cases p1 .. p4 (002 4d)
  *   measure pagefault [-n PAGES] bench=pagefault case write (demand paging)
  *   measure nop               exits at once: the trivial program `proc` execs
@@ -624,10 +627,11 @@ static void cmd_metadata(void)
 /* ---------------------------------------------------------------- file system (002, 4) */
 
 /*
- * 002's file-system section (its 4a, 4b, 4d; 4c is over the network, which
- * we skip).  Every read here is counted in the file system's blocks: the
- * RESULT line's iters are blocks and bytes= the block size, so the harness
- * prints time per block as 002 did.  Buffers come from the heap, not from
+ * 002's file-system section (its 4a, 4b, 4d; 4c, over the network, reads
+ * files made first: cmd_fileread_made, further down).  Every read here is
+ * counted in the file system's blocks: the RESULT line's iters are blocks
+ * and bytes= the block size, so the harness prints time per block as 002
+ * did.  Buffers come from the heap, not from
  * static arrays: this program's image is what `proc` forks and execs, and
  * its bss would grow with them.
  */
@@ -931,14 +935,89 @@ static void cmd_pagefault(uint32_t n)
     sbrk(-(int)((n + 16) * 4096 + 2 * 4096));     /* both rounds' pages back */
 }
 
+#ifdef MEASURE_FILES_MADE
+/*
+ * 002 4c, remote file read (docs/measure.md): the reads of `fileread`, on
+ * files made beforehand, so that they can live on another machine.  There
+ * is no O_DIRECT, and FSCTL_DROPCACHE empties only this machine's buffer
+ * cache, not a remote file system's client cache nor the server's; so
+ * each case reads a file of its own that no cache has seen since it was
+ * made: FSDIR/<KB>k.<case>, made by `-m` on the machine whose disk holds
+ * it (the server, before it serves; or this one, for the local row beside
+ * the remote ones), which then empties its cache.
+ *
+ *   measure fileread -k KB -m        make both cases' files, empty the cache
+ *   measure fileread -k KB -e LABEL  read them: cases seq-LABEL, random-LABEL
+ *
+ * Compiled in only with MEASURE_FILES_MADE, for the tests' image
+ * (guests/testimage/rfileread.c): /bin/measure in the benchmarks' image
+ * stays the same to the byte, since any change to its size moves every
+ * file benchmark's blocks (docs/measure.md, "Remote file read").
+ */
+static void cmd_fileread_made(uint32_t kb, const char *label)
+{
+    uint32_t blocks = kb * 1024 / FSBLOCK, seed = 2026;
+    char *buf = heap(CHUNK), path[48], name[40], extra[80];
+    if (!label) {
+        rm_tree(FSDIR);
+        if (mkdir(FSDIR) < 0)
+            die("mkdir");
+        for (int k = 1; k <= 2; k++) {
+            snprintf(path, sizeof path, "%s/%uk.%d", FSDIR, (unsigned)kb, k);
+            make_file(path, blocks * FSBLOCK, buf);
+        }
+        drop_cache();
+        return;
+    }
+    uint32_t *order = (uint32_t *)heap(blocks * sizeof(uint32_t));
+    for (uint32_t i = 0; i < blocks; i++)
+        order[i] = i;
+    for (uint32_t i = blocks - 1; i > 0; i--) {       /* as cmd_fileread's */
+        uint32_t j = next_random(&seed) % (i + 1), b = order[i];
+        order[i] = order[j];
+        order[j] = b;
+    }
+    static const char *const names[] = { "seq", "random" };
+    for (int k = 1; k <= 2; k++) {
+        snprintf(path, sizeof path, "%s/%uk.%d", FSDIR, (unsigned)kb, k);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            die("open (make it with -m first)");
+        struct span t, e;
+        struct io_counts io;
+        io_snap(&io);
+        span_begin(&t, BENCH_TIMED(k));
+        for (uint32_t i = 0; i < blocks; i++) {
+            uint32_t b = k == 1 ? i : order[i];
+            if (lseek(fd, (int)(b * FSBLOCK), SEEK_SET) < 0 || read(fd, buf, FSBLOCK) != FSBLOCK)
+                die("read");
+        }
+        span_end(&t, BENCH_TIMED(k));
+        io_since(&io);
+        empty_loop(&e, k, blocks);
+        close(fd);
+        snprintf(name, sizeof name, "%s-%s", names[k - 1], label);
+        snprintf(extra, sizeof extra, "size=%u dev_reads=%u misses=%u",
+                 (unsigned)(blocks * FSBLOCK), io.dev_reads, io.misses);
+        report("fileread", name, blocks, FSBLOCK, &t, &e, extra);
+    }
+}
+#endif
+
 /* ---------------------------------------------------------------- main */
+
+#ifdef MEASURE_FILES_MADE
+#define FILEREAD_USAGE " | fileread [-k KB] [-m | -e LABEL]"
+#else
+#define FILEREAD_USAGE " | fileread [-k KB]"
+#endif
 
 static void usage(void)
 {
     fprintf(2, "usage: measure timer|call|syscall|proc|memlat|membw|bufcache|metadata|pagefault"
             " [-n N]\n       measure memlat [-n REFS] [-s 128|4] [-f]"
             " [-p list|coloured|random]\n       measure filecache [-f] [-k MAXKB]"
-            " | fileread [-k KB] | contention [-n BLOCKS] [-j PROCS]\n");
+            FILEREAD_USAGE " | contention [-n BLOCKS] [-j PROCS]\n");
     exit(2);
 }
 
@@ -956,6 +1035,10 @@ int main(int argc, char *argv[])
     }
     uint32_t n = 0, stride = 0, kb = 0, procs = 4;
     int pages = -1, fine = 0;
+#ifdef MEASURE_FILES_MADE
+    int made = 0;
+    const char *label = 0;
+#endif
     for (int i = 2; i < argc; i++) {
         if (BENCH_ARG_N(argc, argv, i))
             n = (uint32_t)atoi(argv[++i]);
@@ -964,6 +1047,14 @@ int main(int argc, char *argv[])
             stride = (uint32_t)atoi(argv[++i]);
         else if (strcmp(argv[i], "-f") == 0)
             fine = 1;
+#ifdef MEASURE_FILES_MADE
+        else if (strcmp(argv[i], "-m") == 0 && !made)
+            made = 1;
+        else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc && !made) {
+            made = 1;
+            label = argv[++i];
+        }
+#endif
         else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 64 &&
                  atoi(argv[i + 1]) % (CHUNK / 1024) == 0)
             kb = (uint32_t)atoi(argv[++i]);
@@ -997,6 +1088,10 @@ int main(int argc, char *argv[])
         cmd_metadata();
     else if (strcmp(cmd, "filecache") == 0)
         cmd_filecache(kb ? kb : 2048, fine);
+#ifdef MEASURE_FILES_MADE
+    else if (strcmp(cmd, "fileread") == 0 && made)
+        cmd_fileread_made(kb ? kb : 1024, label);
+#endif
     else if (strcmp(cmd, "fileread") == 0)
         cmd_fileread(kb ? kb : 1024);
     else if (strcmp(cmd, "contention") == 0)

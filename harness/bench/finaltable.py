@@ -359,6 +359,23 @@ def final_table(run: Any, profile: dict[str, Any]) -> list[FinalRow]:
     return rows
 
 
+def block_copy_ns(hw: Hardware) -> float:
+    """A block copied out of the buffer cache into the program's buffer,
+    which it reuses: the block read at memory speed (a real disk's DMA
+    leaves it in memory, not in a CPU cache), the stores reaching memory
+    only where no cache keeps the buffer (write-through with no L2, or no
+    cache at all)."""
+    keeps = hw.l2 is not None or (hw.dcache is not None and hw.dcache.write_back)
+    return hw.read_ns(BSIZE) + (0.0 if keeps else hw.write_ns(BSIZE))
+
+
+def fileread_client_ns(hw: Hardware) -> float:
+    """002 4b's reader, per block, without the disk: an lseek's and a
+    read's traps, and the block's copy (the same for a remote file, whose
+    block comes out of the client's cache: harness/rfs/readpredict.py)."""
+    return 2 * hw.insns(2, traps=1) + block_copy_ns(hw)
+
+
 def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[FinalRow]:
     """002's file-system section (4a, 4b, 4d), per block of the file system
     (fsformat.h's BSIZE): each row an estimate ("~") from the copy of a
@@ -367,13 +384,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Fi
     (diskpredict.Disk); contention a lower bound (">=")."""
     disk = Disk.from_profile(profile)
     trap = hw.insns(2, traps=1)
-    # The block copied out of the buffer cache into the program's buffer,
-    # which it reuses: the block read at memory speed (a real disk's DMA
-    # leaves it in memory, not in a CPU cache), the stores reaching memory
-    # only where no cache keeps the buffer (write-through with no L2, or no
-    # cache at all).
-    keeps = hw.l2 is not None or (hw.dcache is not None and hw.dcache.write_back)
-    copy = hw.read_ns(BSIZE) + (0.0 if keeps else hw.write_ns(BSIZE))
+    copy = block_copy_ns(hw)
     rows: list[FinalRow] = []
 
     # 4a: the file-cache size.  The largest size whose re-read found every
@@ -410,7 +421,7 @@ def file_system_rows(run: Any, profile: dict[str, Any], hw: Hardware) -> list[Fi
                    "of the time: the file in a row on its cylinders)")
         rows.append(FinalRow(f"fileread/{case}",
                         f"file read, per block: {_file_size(size)} file, cold, {case}",
-                        "002 4b", "~", 2 * trap + copy + reads * per, _ns(r),
+                        "002 4b", "~", fileread_client_ns(hw) + reads * per, _ns(r),
                         f"2 traps, a {BSIZE} B copy from memory, {reads:.2f} {how} disk reads"))
 
     # 4d: contention.  Each reader's own time per block from the common

@@ -56,9 +56,13 @@ def report_text(record: report.RunRecord) -> str:
 
 def final_note(record: report.RunRecord) -> str:
     """What the Final Results Table's hardware column is: the model's
-    charges for the measure suite, the link's for the network's."""
+    charges for the measure suite, the link's for the network's, both for
+    the remote file read's."""
     if record.meta.get("suite") == "net":
         from ..net.table import NOTE        # here: harness/net imports this module
+        return NOTE
+    if record.meta.get("suite") == "measure-remote":
+        from ..rfs.readpredict import NOTE  # the same: harness/rfs imports it
         return NOTE
     return finaltable.NOTE
 

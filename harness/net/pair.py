@@ -110,12 +110,15 @@ class Pair:
     def __init__(self, arch: str, hw: profiles.Profile, logdir: Path,
                  names: tuple[str, str] = ("pair-{node}.log", "pair-{node}.hw.log"),
                  overrides: dict[str, Any] | None = None,
-                 flood: garbage.Schedule | None = None) -> None:
+                 flood: garbage.Schedule | None = None, test_image: bool = False) -> None:
         """names: each node's console log and model log in logdir, {node}
         its name.  overrides: the profile's fields by their dotted names
         (the tests' {"link.drop_every": 7}), checked as a profile's are.
-        flood: malformed frames for each machine."""
+        flood: malformed frames for each machine.  test_image: boot the
+        tests' kernel (machines.test_image), whose /bin has guests/testimage/."""
         self.machine = machines.get(arch)
+        if test_image:
+            self.machine = machines.test_image(self.machine)
         if "link" not in hw.data:
             raise SetupError(f"profile {hw.name!r} has no [link] section: two machines of it "
                              f"have no Ethernet between them (hw-models/core/params.def)")
