@@ -20,7 +20,7 @@ kernel/port/rfs/cache.c), one call:
 The software of a call (both kernels' RPC and file system, the server's
 process) is not predicted: it is the table's software column, measured
 less hardware.  The frame sizes are the RPC's (kernel/port/rfs/rpc.h,
-rpc.c, rfs.h: tests/unit/test_remoteread.py reads the constants from
+rpc.c, rfs.h: tests/unit/test_readpredict.py reads the constants from
 there) under our stack's headers (harness/net/table.py).
 """
 
