@@ -538,8 +538,9 @@ $(CFLAGS_USED):
 	@mkdir -p $(dir $@)
 	@echo '$(CFLAGS_NOW)' > $@
 
-# The headers each object included (gcc -MMD), once it has been built.
+# The headers each object included (gcc -MMD), once it has been built;
+# for the tests' image's programs too (rfileread includes measure.c).
 DEPS := $(KERNEL_OBJS:.o=.d) $(KERNEL_LATE_OBJS:.o=.d) $(KERNEL_NET_OBJS:.o=.d) \
-        $(GUEST_LIB_OBJS:.o=.d) $(GUEST_ELFS:=.d)
+        $(GUEST_LIB_OBJS:.o=.d) $(GUEST_ELFS:=.d) $(TEST_ELFS:=.d)
 $(DEPS): ;
 -include $(DEPS)
