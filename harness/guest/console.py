@@ -121,6 +121,8 @@ class Guest:
         self.line_ending = line_ending
         self.char_delay = char_delay
         self._echoes = True         # the guest echoes what we type (see _type_line)
+        self._echoed = False        # ... and has done so at least once
+        self._unechoed = ""         # what run() typed after an echo was late
         self.cwd = str(cwd) if cwd is not None else None
         self.halt_timeout = halt_timeout
         self.log_path = Path(log_path) if log_path is not None else None
@@ -276,8 +278,12 @@ class Guest:
             time.sleep(self.char_delay)
 
     # How long a typed character's echo may take before we decide the guest
-    # does not echo, and type without waiting from then on.
+    # does not echo, and type without waiting from then on; and, once it
+    # has echoed, how long a late echo is waited for (two machines on the
+    # wire under load took more than 2 s to echo while taking 3,000 frames,
+    # and the rest of the line, typed at once, then arrived differently).
     ECHO_TIMEOUT = 2.0
+    LATE_ECHO_TIMEOUT = 120.0
 
     def _type_line(self, command: str) -> bool:
         """Type `command` and Enter, each character only once the guest has
@@ -294,15 +300,19 @@ class Guest:
         code in the same order (hw-models/README.md, "Is a model
         deterministic?")."""
         assert self.child is not None
+        self._unechoed = ""
         if not self._echoes or self.char_delay > 0:
             self._send(command + self.line_ending)
             return False
         for i, ch in enumerate(command):
             self.put(ch)
             try:
-                self.child.expect_exact(ch, timeout=self.ECHO_TIMEOUT)
+                self.child.expect_exact(ch, timeout=self.LATE_ECHO_TIMEOUT if self._echoed
+                                        else self.ECHO_TIMEOUT)
+                self._echoed = True
             except pexpect.TIMEOUT:
                 self._echoes = False            # a guest that does not echo
+                self._unechoed = command[i:]    # its echo may still come
                 self._send(command[i + 1:] + self.line_ending)
                 return False
             except pexpect.EOF:
@@ -323,7 +333,8 @@ class Guest:
         lines = split_lines(text)
         if echoed and lines and lines[0] == "":
             lines = lines[1:]               # the echo of Enter: the rest was consumed
-        elif lines and lines[0].strip() == command.strip():
+        elif lines and (lines[0].strip() == command.strip() or
+                        (self._unechoed and lines[0].strip() == self._unechoed.strip())):
             lines = lines[1:]               # the console's echo of what we typed
         return Output(command, lines, time.monotonic() - start)
 

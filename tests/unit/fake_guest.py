@@ -11,6 +11,7 @@ commands with canned protocol lines.  Options make it misbehave:
   --no-halt                   `halt` does nothing (a wedged machine)
   --newline crlf|lf           what ends each printed line (default crlf)
   --no-echo                   do not echo typed characters
+  --late-echo N --late-s S    the Nth character typed echoes S seconds late
   --hang-on CMD               treat CMD like `hang` (repeatable)
   --slower CMD                CMD's results take twice the time and instructions (repeatable)
   --pidfile PATH              write our pid there (tests check it is gone)
@@ -96,9 +97,13 @@ CANNED = {
 
 
 class Console:
-    def __init__(self, newline: str, echo: bool) -> None:
+    def __init__(self, newline: str, echo: bool, late_echo: int = 0,
+                 late_s: float = 0.0) -> None:
         self.newline = newline
         self.echo = echo
+        self.late_echo = late_echo        # the nth typed character (1-based) echoes late
+        self.late_s = late_s
+        self.typed = 0
 
     def write(self, text: str) -> None:
         os.write(1, text.encode())
@@ -120,6 +125,9 @@ class Console:
                 if self.echo:
                     self.write(self.newline)
                 return buf.decode(errors="replace")
+            self.typed += 1
+            if self.typed == self.late_echo:
+                time.sleep(self.late_s)
             if self.echo:
                 os.write(1, ch)
             buf += ch
@@ -180,6 +188,9 @@ def main() -> int:
     ap.add_argument("--no-halt", action="store_true")
     ap.add_argument("--newline", default="crlf", choices=["crlf", "lf"])
     ap.add_argument("--no-echo", action="store_true")
+    ap.add_argument("--late-echo", type=int, default=0,
+                    help="the Nth typed character echoes --late-s seconds late")
+    ap.add_argument("--late-s", type=float, default=0.0)
     ap.add_argument("--pidfile")
     ap.add_argument("--hang-on", action="append", default=[])
     ap.add_argument("--slower", action="append", default=[])
@@ -192,7 +203,8 @@ def main() -> int:
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
             signal.signal(sig, signal.SIG_IGN)
     like_qemu_stdio()
-    con = Console("\r\n" if args.newline == "crlf" else "\n", not args.no_echo)
+    con = Console("\r\n" if args.newline == "crlf" else "\n", not args.no_echo,
+                  args.late_echo, args.late_s)
 
     con.line("fake firmware 1.0")
     if args.boot == "hang":

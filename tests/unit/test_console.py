@@ -286,3 +286,28 @@ def test_begin_needs_a_ready_guest(fake_guest):
         g.begin("serve")
     g.close()                                  # interrupts it, halts, reaps
     assert g.state == "closed"
+
+
+def test_a_late_echo_is_waited_for_once_the_guest_has_echoed(fake_guest, monkeypatch):
+    """A guest that has echoed before is waited for when an echo is late
+    (two machines on a loaded host took more than ECHO_TIMEOUT): the rest
+    of the line is still typed a character at a time, and the echo is not
+    taken for output."""
+    monkeypatch.setattr(Guest, "ECHO_TIMEOUT", 0.3)
+    # "echo a" is 6 characters; the second command's 2nd comes 1 s late.
+    g = fake_guest("--late-echo", "8", "--late-s", "1.0")
+    g.boot(timeout=10)
+    assert g.run("echo a", timeout=10).lines == ["a"]
+    assert g.run("echo b c", timeout=10).lines == ["b c"]
+    assert g._echoes
+
+
+def test_an_echo_late_before_any_came_means_no_echo(fake_guest, monkeypatch):
+    """Before the first echo, a late one means a guest that does not echo:
+    the rest is typed at once, and the echo of what was typed after the
+    wait, when it comes, is still not taken for output."""
+    monkeypatch.setattr(Guest, "ECHO_TIMEOUT", 0.3)
+    g = fake_guest("--late-echo", "1", "--late-s", "1.0")
+    g.boot(timeout=10)
+    assert g.run("echo a b", timeout=10).lines == ["a b"]
+    assert not g._echoes
