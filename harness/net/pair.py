@@ -50,6 +50,7 @@ ROLES = {"a": "client", "b": "server"}
 TX_SYMBOL = "net_tx_kicked"
 IDLE_SYMBOL = "net_idle"
 CONSOLE_SYMBOL = "console_intr"
+HALT_SYMBOL = "arch_halt"
 # Our SIMH's XQ on the model's wire (hw-models/simh/vax_ether.c): the
 # registry's {transport}.
 SIMH_TRANSPORT = "wire"
@@ -178,7 +179,8 @@ class Pair:
                "net_bql": self.machine.net_barrier,
                "net_tx_pc": kernel_symbol(syms, TX_SYMBOL, elf),
                "net_idle_pc": kernel_symbol(syms, IDLE_SYMBOL, elf),
-               "net_cons_pc": kernel_symbol(syms, CONSOLE_SYMBOL, elf)}
+               "net_cons_pc": kernel_symbol(syms, CONSOLE_SYMBOL, elf),
+               "net_halt_pc": kernel_symbol(syms, HALT_SYMBOL, elf)}
         return emulator, self._model_args(node, run)
 
     def _simh_net_args(self, node: str) -> tuple[list[str], list[str]]:

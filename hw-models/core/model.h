@@ -114,7 +114,7 @@ struct hw_params {
      * whose read takes QEMU's lock (a kernel virtual address), and the
      * kernel's net_tx_kicked(), net_idle() and console_intr(). */
     const char *net_sock, *net_dev, *net_qmp;
-    uint64_t net_bql, net_tx_pc, net_idle_pc, net_cons_pc;
+    uint64_t net_bql, net_tx_pc, net_idle_pc, net_cons_pc, net_halt_pc;
 };
 
 /* The engine's state: one model, one processor. */

@@ -300,6 +300,8 @@ static uint64_t next_by(uint64_t now, uint64_t end)
 
 uint64_t wire_check(uint64_t now, wire_inject_fn inject)
 {
+    if (!W.on)                          /* closed: the machine powers off */
+        return WIRE_NEVER;
     W.host.checks++;
     publish(now, now);
     deliver(now, inject);
@@ -315,6 +317,8 @@ uint64_t wire_check(uint64_t now, wire_inject_fn inject)
 
 uint64_t wire_batch(uint64_t now, wire_inject_fn inject)
 {
+    if (!W.on)
+        return WIRE_NEVER;
     deliver(now < W.batch_end ? now : W.batch_end, inject);
     return next_by(now, W.batch_end);
 }
@@ -325,6 +329,8 @@ void wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
 {
     enum link_fate fate;
     uint32_t bit;
+    if (!W.on)
+        return;
     W.st.tx_frames++;
     W.st.tx_bytes += len;
     uint64_t t_arr = link_send(&W.link, t_send, len, &fate, &bit);
@@ -402,6 +408,10 @@ static uint64_t input_wake(uint64_t now)
 uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn inject,
                    enum wire_wake *why)
 {
+    if (!W.on) {                        /* closed: nothing more comes */
+        *why = WIRE_WAKE_DEADLINE;
+        return dist ? add_sat(now, dist) : now;
+    }
     if ((uint32_t)(W.st.rx_frames - taken) != 0) {
         /* A frame went in while the guest could not take it: its
          * interrupt is pending, and ends the wait at once. */
@@ -542,6 +552,9 @@ bool wire_on(void)
     return W.on;
 }
 
+/* Also when the guest powers off (the QEMU front end's hook at the
+ * kernel's arch_halt()): a card being shut down takes no frame, and QEMU,
+ * shutting down, waits for a vCPU that would wait for the card. */
 void wire_close(void)
 {
     if (!W.on)

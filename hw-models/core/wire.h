@@ -156,7 +156,8 @@ struct wire_host {
  * an error message, or NULL. */
 const char *wire_open(const struct wire_params *p, uint64_t num, uint64_t den);
 bool wire_on(void);
-/* The machine has stopped: its peer runs on without it. */
+/* The machine has stopped or powers off: its peer runs on without it;
+ * from now on nothing goes in or out, and no check point waits. */
 void wire_close(void);
 
 uint64_t wire_lookahead(void);

@@ -8,7 +8,7 @@ docs/network.md): the deterministic link, end to end.
     none below its predicted hardware share;
   - on riscv, with every 7th frame lost, a 512 KB TCP transfer delivers every byte
     in order (the server checks each), the sender retransmits, and two
-    runs retransmit the same number of times and print the same RESULT;
+    runs print the same RESULT and HWREGION records;
   - on every such board, 10,000 malformed frames delivered by the link's
     garbage mode to each machine: each is counted under the counter its
     kind names, and the machines answer afterwards;
@@ -103,11 +103,20 @@ def bulk_with_loss(tmp_path, name):
 
 
 def test_loss_every_byte_in_order_and_the_same_retransmissions(tmp_path, built):
-    first = bulk_with_loss(tmp_path, "loss1")
-    result, sink, retransmits, lost = first
-    assert "wrong=0" in result and sink.endswith("wrong=0"), (result, sink)
-    assert lost > 0 and retransmits > 0, first
-    assert bulk_with_loss(tmp_path, "loss2") == first
+    """Two runs transfer alike: the same RESULT, the same server's check,
+    the same HWREGION records of the client (its timed transfer: a
+    retransmission more or less would move them).  The retransmissions
+    and lost frames counted at the end are not compared: they include the
+    close's segments, still on their way when netstat is typed, at a
+    moment the host picks (two runs once read 104 and 105)."""
+    runs = []
+    for name in ("loss1", "loss2"):
+        result, sink, retransmits, lost = bulk_with_loss(tmp_path, name)
+        assert "wrong=0" in result and sink.endswith("wrong=0"), (result, sink)
+        assert lost > 0 and retransmits > 0, (name, retransmits, lost)
+        runs.append((result, sink, hwregions(tmp_path / f"{name}-a.hw.log")))
+    assert runs[0][2], "no HWREGION records"
+    assert runs[1] == runs[0]
 
 
 @pytest.mark.parametrize("arch", WIRE_ARCHS)
@@ -140,6 +149,32 @@ def test_garbage_is_counted_and_the_machines_go_on(tmp_path, arch):
         assert len([line for line in out.lines if line.startswith("RESULT")]) == 2, out.lines
     for node in ("a", "b"):
         assert netrun.read_hwnet(tmp_path / f"garbage-{node}.hw.log")["garbage"] == n
+
+
+@pytest.mark.parametrize("arch", ["sparc"])
+def test_a_machine_halted_while_frames_come_powers_off_with_its_records(tmp_path, arch):
+    """Frames keep coming for a machine as it powers off (the garbage
+    mode's, one every 200 us for 20 s of modelled time): it powers off,
+    and its model writes its records.  The kernel's arch_halt() takes the
+    machine off the wire (net.c's halt_cb): in the full suite a sparc
+    node given a frame after it asked QEMU to power off waited 10 s for a
+    card QEMU had stopped serving, and its model died without its records
+    (and a riscv node outlived the harness's 5 s).  This test has not
+    caught that race (it passed with the hook removed too: QEMU's main
+    loop usually reads the frame before it stops); it checks the
+    ordinary case, on the board where the race was seen."""
+    need(arch)
+    with Pair(arch, profiles.load("none"), tmp_path,
+              names=("halt-{node}.log", "halt-{node}.hw.log"),
+              flood=garbage.Schedule(100_000, every_ns=200_000, start_ns=1_000_000_000)) as p:
+        for _ in range(600):
+            stats = netrun.netstat(p.a.run("netstat -a", timeout=TIMEOUT).lines)
+            if stats["rx_frames"] >= 1000:
+                break
+        assert 1000 <= stats["rx_frames"] < 100_000, stats
+        assert p.a.halt(timeout=60), "node a did not power off"
+    hwnet = netrun.read_hwnet(tmp_path / "halt-a.hw.log")
+    assert stats["rx_frames"] <= hwnet["garbage"] < 100_000, hwnet
 
 
 def test_frames_the_card_drops_itself_are_accounted(tmp_path):
