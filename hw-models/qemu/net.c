@@ -15,8 +15,9 @@
  *    point, or at the time of a frame core/wire.c said is due before then
  *    (wire.h: why static cost, and why stalls only make them late).
  *  - Injection (RX).  The vCPU is held inside the callback while the frame
- *    goes to QEMU's socket, until QEMU has read it (SIOCOUTQ on our end
- *    reads 0), and then until QEMU's main loop has finished handling it:
+ *    goes to QEMU's socket, until QEMU has read it (the datagram carries
+ *    a pipe's write end: inject() says how), and then until QEMU's main
+ *    loop has finished handling it:
  *    reading an MMIO register (net_bql=, a kernel virtual address) takes
  *    QEMU's big lock, which the main loop holds while a netdev hands a
  *    frame to its card and the card raises its interrupt.  So when the
