@@ -391,7 +391,8 @@ mutants: hwmodel  ## each fault of tests/mutants.toml in a scratch copy: the tes
 # the M/2000 on mips, the Sun-4 on sparc, the Sun-3 on m68k, the VAXes on
 # vax) and writes them into their profiles; `make sweep` varies one profile field and plots the benchmarks
 # against it (results/sweep-*.csv and .png), or two (SWEEP_PARAM2, SWEEP_VALUES2):
-# a grid, a heat map per benchmark.
+# a grid, a heat map per benchmark.  SWEEP_BENCH=remote sweeps Table 8's remote penalty instead:
+# Andrew local and remote under nfs and sprite at each point (harness/rfs/sweep.py).
 SWEEP_PROFILE ?= ds3100
 SWEEP_PARAM   ?= memory.bandwidth_mbs
 SWEEP_VALUES  ?= 1,2,4,8,16,32,64

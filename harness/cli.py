@@ -51,6 +51,7 @@ from .rfs import fileread as rfsread
 from .rfs import run as rfsrun
 from .rfs import crash as rfscrash
 from .rfs import table8 as rfstable8
+from .rfs import sweep as rfssweep
 
 # 1 and 2 are the errors' own (errors.py: HarnessError.exit_code); argparse
 # exits with 2 on a bad command line.
@@ -373,6 +374,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def check_sweep(args: argparse.Namespace) -> None:
     if (args.param2 is None) != (args.values2 is None):
         raise UsageError("a grid sweep needs both --param2 and --values2")
+    if rfssweep.asked(args.bench):           # Table 8's remote penalty (harness/rfs/sweep.py)
+        rfssweep.check(args.arch, args.profile, args.param,
+                       sweeprows.parse_values(args.values), args.bench, args.param2)
+        return
     sweep.check(args.profile, args.param, sweeprows.parse_values(args.values),
                 args.bench or list(sweep.DEFAULT_BENCHES), args.param2,
                 sweeprows.parse_values(args.values2) if args.values2 else None)
@@ -423,6 +428,10 @@ def check_figure1(args: argparse.Namespace) -> None:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     check_sweep(args)
+    if rfssweep.asked(args.bench):
+        rfssweep.run_sweep(args.profile, args.param, sweeprows.parse_values(args.values),
+                           Path(args.out), arch=args.arch, say=_say, ex=_executor(args))
+        return EXIT_OK
     sweep.run_sweep(args.profile, args.param, sweeprows.parse_values(args.values),
                     args.bench or list(sweep.DEFAULT_BENCHES), Path(args.out), arch=args.arch,
                     say=_say, param2=args.param2,
@@ -654,8 +663,10 @@ COMMANDS: tuple[Command, ...] = (
                                     help="do not write the fitted values into the profile")),)),
     Command("sweep", "vary one hardware-model parameter (or two: a grid) and rerun "
             "benchmarks; write OUT/sweep-PROFILE-PARAM[-PARAM2]/ (sweep.csv, .json, and "
-            "sweep.png, .svg, or a grid's heatmap-BENCH.png, .svg)", cmd_sweep,
-            (MODEL, ARCH, BENCH.but(default_help=", ".join(sweep.DEFAULT_BENCHES)), OUT,
+            "sweep.png, .svg, or a grid's heatmap-BENCH.png, .svg); with --bench remote, Table 8's "
+            "remote penalty under nfs and sprite (OUT/sweep-PROFILE-PARAM-remote/)", cmd_sweep,
+            (MODEL, ARCH, BENCH.but(default_help=", ".join(sweep.DEFAULT_BENCHES),
+                                   choices=lambda: _bench_names() + [rfssweep.BENCH]), OUT,
              JOBS, SCHEDULER),
             ((("--param",), dict(default="memory.bandwidth_mbs", metavar="SECTION.FIELD",
                                  help="profile field to vary (default: memory.bandwidth_mbs)")),

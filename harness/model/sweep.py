@@ -149,7 +149,8 @@ def check_link(param: str, benches: list[str], which: str = "") -> None:
                          f"two machines, and {', '.join(alone)} runs on one machine, so "
                          f"nothing it measures can change; sweep it with a benchmark of two "
                          f"machines (--bench {' --bench '.join(two)}; "
-                         f"make sweep SWEEP_BENCH={' '.join(two)})")
+                         f"make sweep SWEEP_BENCH={' '.join(two)}), or sweep the remote "
+                         f"file systems' penalty (--bench remote: harness/rfs/sweep.py)")
 
 
 def grid(param: str, values: list[Any], param2: str | None = None,
