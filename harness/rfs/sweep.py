@@ -129,7 +129,7 @@ def paper_penalties(profile: str) -> dict[str, tuple[float, str]]:
 
 def words(v: Any) -> str:
     """A swept value as people write it: 16.67, 100000."""
-    return f"{v:g}" if isinstance(v, (int, float)) else str(v)
+    return f"{v:.10g}" if isinstance(v, (int, float)) else str(v)
 
 
 def text_table(rows: list[PenaltyRow], at: Any = None) -> str:
@@ -187,7 +187,7 @@ def plot(rows: list[PenaltyRow], paths: list[Path], title: str, at: Any,
         if logx:
             ax.set_xscale("log", base=2)
         ax.xaxis.set_major_locator(FixedLocator(values))
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: words(v)))
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xlabel(param_words(rows[0].param), fontsize=8)
         ax.tick_params(labelsize=8)
