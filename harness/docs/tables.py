@@ -23,6 +23,7 @@ from .. import ROOT
 from ..bench.suite import POLICIES
 from ..errors import SetupError
 from ..model.sweep import dir_name as sweep_dir
+from ..rfs.sweep import dir_name as remote_sweep_dir
 from .sources import Source
 
 
@@ -412,6 +413,41 @@ def link_sweep(s: dict[str, Any]) -> list[str]:
                      "TCP setup and teardown (us)", "TCP bulk (MB/s)"], rows)
 
 
+# Table 8's remote penalty swept under two DECstations (docs/remote-files.md,
+# "Sweeps of the remote penalty"): block name -> (field, values).
+REMOTE_SWEEPS = {
+    "sweep-remote-bandwidth": ("link.bandwidth_mbps", "1,2,5,10,20,50,100"),
+    "sweep-remote-latency": ("link.latency_ns", "1000,10000,100000,300000,1000000"),
+    "sweep-remote-cpu": ("cpu.clock_mhz", "8.335,16.67,33.34,66.68,133.36"),
+}
+
+
+def remote_sweep_source(name: str, png: bool = False) -> Source:
+    param, values = REMOTE_SWEEPS[name]
+    return Source(f"{remote_sweep_dir(LINK_PROFILE, param)}/sweep.{'png' if png else 'json'}",
+                  f"make sweep SWEEP_PROFILE={LINK_PROFILE} SWEEP_PARAM={param} "
+                  f"SWEEP_VALUES={values} SWEEP_BENCH=remote")
+
+
+def remote_sweep(s: dict[str, Any]) -> list[str]:
+    """Andrew local and remote, and the penalty, per protocol at each point."""
+    def cells(v: Any, protocol: str) -> list[str]:
+        got = [r for r in s["rows"] if r["value"] == v and r["protocol"] == protocol]
+        if not got:
+            return ["-"] * 3
+        r = got[0]
+        return [sig(r["local_s"]), sig(r["remote_s"]), f"{r['penalty_pct']:.1f}"]
+    rows = []
+    for v in s["values"]:
+        label = f"{v:g}" + (" (profile)" if v == s.get("profile_value") else "")
+        rows.append([label, *cells(v, "nfs"), *cells(v, "sprite")])
+    words = {"link.bandwidth_mbps": "Mb/s", "link.latency_ns": "cable latency (ns)",
+             "cpu.clock_mhz": "CPU clock (MHz)"}
+    return markdown([words.get(s["param"], s["param"]), "local sync (s)", "nfs (s)",
+                     "nfs penalty (%)", "local delayed (s)", "sprite (s)",
+                     "sprite penalty (%)"], rows)
+
+
 # ---------------------------------------------------------------- crash test
 
 CRASHTEST = Source("crashtest/crashtest.json", "make crashtest CRASH_POINTS=100000")
@@ -504,6 +540,7 @@ IMAGES = (
     (Source("sweep-ds3100-memory-bandwidth_mbs/sweep.png", "make sweep"),
      "docs/sweep-ds3100-bandwidth.png"),
     (Source("crashtest/risk-delayed.png", CRASHTEST.command), "docs/crashtest-delayed.png"),
+    *((remote_sweep_source(name, png=True), f"docs/{name}.png") for name in REMOTE_SWEEPS),
 )
 
 
@@ -528,6 +565,7 @@ def tables() -> dict[str, Table]:
         Table("sweep-write", (sweep_source("memory.write_ns", "100,150,200,300,386.1,500,600"),),
               sweep),
         Table("sweep-link", (LINK_SWEEP,), link_sweep),
+        *(Table(name, (remote_sweep_source(name),), remote_sweep) for name in REMOTE_SWEEPS),
     ]
     out += [Table(f"measure-{_isa_of(p)}-{p}", (measure_source(p),), final_table)
             for p in MEASURE_PROFILES]

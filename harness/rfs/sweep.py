@@ -18,9 +18,10 @@ Writes OUT/sweep-PROFILE-FIELD-remote/, replaced whole (rundir.RunDir):
 sweep.csv (one row per point and protocol), sweep.json (the same, the
 paper's penalties for the profile's machine and each point's provenance),
 sweep.png and sweep.svg (the two penalties against the field, and
-Andrew's four totals), and runs/, each point's run directory (its report,
-results and consoles).  Everything a sweep is asked is checked before
-anything boots: check().
+Andrew's four totals), sweep.txt (the table it prints), and
+OUT/sweep-.../runs/, each point's run directory (its report, results and
+consoles).  Everything a sweep is asked is checked before anything
+boots: check().
 """
 
 from __future__ import annotations
