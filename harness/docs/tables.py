@@ -23,7 +23,7 @@ from .. import ROOT
 from ..bench.suite import POLICIES
 from ..errors import SetupError
 from ..model.sweep import dir_name as sweep_dir
-from ..rfs.sweep import dir_name as remote_sweep_dir
+from ..rfs.sweep import dir_name as remote_sweep_dir, words as swept_words
 from .sources import Source
 
 
@@ -439,7 +439,7 @@ def remote_sweep(s: dict[str, Any]) -> list[str]:
         return [sig(r["local_s"]), sig(r["remote_s"]), f"{r['penalty_pct']:.1f}"]
     rows = []
     for v in s["values"]:
-        label = f"{v:g}" + (" (profile)" if v == s.get("profile_value") else "")
+        label = swept_words(v) + (" (profile)" if v == s.get("profile_value") else "")
         rows.append([label, *cells(v, "nfs"), *cells(v, "sprite")])
     words = {"link.bandwidth_mbps": "Mb/s", "link.latency_ns": "cable latency (ns)",
              "cpu.clock_mhz": "CPU clock (MHz)"}
