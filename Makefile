@@ -445,8 +445,8 @@ table8: check-args  ## Table 8 (MIPS-relative speed, remote penalty) from result
 
 # A server crash under each remote file system (docs/remote-files.md), on
 # two ARCH machines under its registry entry's model.
-rfscrash: HARNESS_ARGS = rfscrash --arch $(ARCH)
-rfscrash: check-args deps  ## a server crash under nfs and under sprite on ARCH: retries, recovery, data lost (results/rfscrash/)
+rfscrash: HARNESS_ARGS = rfscrash --arch $(ARCH) $(if $(ASYNC),--async)
+rfscrash: check-args deps  ## a server crash under nfs and under sprite on ARCH: retries, recovery, data lost (results/rfscrash/; ASYNC=1: rfsd -async, lab 7)
 	$(Q)$(MAKE) all hwmodel ARCH=$(ARCH)
 	$(PYTHON) -m harness $(HARNESS_ARGS)
 
@@ -496,7 +496,7 @@ docs:  ## rewrite the docs' tables of results from results/, running what is mis
 grade: DEPS_ARCHES = $(ARCHES)
 grade: HARNESS_ARGS = grade $(if $(LAB),--lab $(LAB)) $(if $(BASELINE),--write-baseline) \
 	    $(if $(POLICY),--policy $(POLICY)) $(RUNS_ARGS)
-grade: check-args deps  ## grade a lab (LAB=n; all six if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
+grade: check-args deps  ## grade a lab (LAB=n; all seven if none): build, check, measure, score (BASELINE=1, POLICY=name; J=n, SCHEDULER=)
 	$(PYTHON) -m harness $(HARNESS_ARGS)
 
 gdb: deps  ## ARCH's kernel stopped under gdb (the VAX: SIMH's debugger), PROG=name's symbols too: docs/debugging.md

@@ -326,7 +326,8 @@ def cmd_table8(args: argparse.Namespace) -> int:
 
 def cmd_rfscrash(args: argparse.Namespace) -> int:
     out = Path(args.out) / "rfscrash"
-    _, text = rfscrash.run_all(out, tuple(args.protocol or rfsrun.PROTOCOLS), args.arch, _say)
+    _, text = rfscrash.run_all(out, tuple(args.protocol or rfsrun.PROTOCOLS), args.arch, _say,
+                               unsafe=args.unsafe)
     print(text, end="")
     _say(f"harness: wrote {out}/")
     return EXIT_OK
@@ -640,7 +641,11 @@ COMMANDS: tuple[Command, ...] = (
             cmd_rfscrash, (ARCH.but(default=machines.DEFAULT_ARCH, default_help=""), OUT),
             ((("--protocol",), dict(action="append", choices=list(rfsrun.PROTOCOLS),
                                     metavar="PROTO", help="only this one (repeatable; "
-                                    "default both: " + ", ".join(rfsrun.PROTOCOLS) + ")")),)),
+                                    "default both: " + ", ".join(rfsrun.PROTOCOLS) + ")")),
+             (("--async",), dict(action="store_true", dest="unsafe",
+                                 help="the server answers nfs's writes before its disk has "
+                                 "them (rfsd -async: lab 7's unsafe server, which its "
+                                 "change adds)")))),
     Command("compare", "two runs side by side, per benchmark and case: both values, "
             "their ratio and the model's counters; write OUT/compare-A-vs-B.csv", cmd_compare,
             (OUT.but(help="where to look for runs named by tag, and to write the CSV"),),

@@ -12,8 +12,9 @@ For one lab (labs.py) it
      an interrupt, fork and a context switch), then the lab's own checks;
      a check that cannot run because the student's part is missing (lab
      4's policy) fails; a lab's checks of two machines (lab 6: a stream
-     through a link that loses and damages frames, PAIR_CHECKS) run on
-     each ISA whose card the registry puts on the wire.  The first panic, kill of the shell or hang on an
+     through a link that loses and damages frames; lab 7: a file server's
+     crash, which may report what an unsafe server lost without failing:
+     PAIR_CHECKS) run on each ISA whose card the registry puts on the wire.  The first panic, kill of the shell or hang on an
      ISA fails that check and stops the ISA's other checks and its
      measurements (each is marked FAILED, "not run", and says why); after
      a hang anywhere, the other ISAs' checks get SHORT_TIMEOUT instead of
@@ -21,7 +22,8 @@ For one lab (labs.py) it
      in minutes, not in hours.  A check without a SUMMARY line shows the
      console's last "kernel: killed" or panic line and the log's path;
   3. measures: boots each of the lab's profiles with its hardware model
-     and runs the lab's benchmarks, side by side through the executor
+     (two machines for a benchmark on the wire, or on a diskless client:
+     lab 7) and runs the lab's benchmarks, side by side through the executor
      (harness/model/executor.py: -j N, --scheduler) when given one: the
      models are deterministic, so the values are the same either way;
   4. prints each measured value beside the unmodified kernel's, from
@@ -68,8 +70,9 @@ from ..model.executor import Executor, Job, run_jobs
 from ..net import measure as netmeasure
 from ..net import run as netrun
 from ..net.pair import Pair, on_wire
+from ..rfs import measure as rfsmeasure
 from ..tables import format_table
-from . import labs
+from . import labs, rfschecks
 from .labs import Lab
 
 BASELINE_DIR = ROOT / "docs" / "labs" / "baseline"
@@ -306,8 +309,12 @@ def stream_under_loss(arch: str, log_dir: Path, timeout: float) -> list[str]:
     return problems
 
 
+# Each returns its problems (a failure's reasons); it may say more when it
+# passes (rfschecks.Findings' notes: what an unsafe server lost, lab 7).
 PAIR_CHECKS: dict[str, Callable[[str, Path, float], list[str]]] = {
     "stream_under_loss": stream_under_loss,
+    "nfs_server_crash": rfschecks.nfs_server_crash,
+    "async_server_crash": rfschecks.async_server_crash,
 }
 
 
@@ -492,11 +499,13 @@ class Grader:
                 self.log_dir.mkdir(parents=True, exist_ok=True)
                 try:
                     problems = PAIR_CHECKS[name](arch, self.log_dir, self._timeout())
+                    said = problems[:3] or getattr(problems, "notes", [])
                     c = Check(name, arch, "FAILED" if problems else "ok",
-                              "; ".join(problems[:3]), time.monotonic() - t)
+                              "; ".join(said), time.monotonic() - t,
+                              points=0 if getattr(problems, "not_run", False) else 1)
                 except GuestError as e:
                     c = Check(name, arch, "FAILED", f"{_one_line(e)}\nconsole logs: "
-                              f"{self.log_dir}/{arch}-loss-a.log, -b.log",
+                              f"{self.log_dir}/{arch}-*-a.log, -b.log",
                               time.monotonic() - t, lost=_how_lost(e))
                 except HarnessError as e:
                     c = Check(name, arch, "FAILED", _one_line(e), time.monotonic() - t)
@@ -512,10 +521,13 @@ class Grader:
     def _groups(lab: Lab, profile: str) -> list[list[labs.Measure]]:
         """The profile's measurements, one boot per group.  The student's
         policy (lab 4) boots on its own, so that its absence or its failure
-        cannot cost the other measurements."""
+        cannot cost the other measurements; so does each diskless client
+        (lab 7), whose cases another protocol or server prints too."""
         measures = [m for m in lab.measures if m.profile == profile]
-        return [group for group in ([m for m in measures if "{policy}" not in m.command],
-                                    [m for m in measures if "{policy}" in m.command]) if group]
+        local = [m for m in measures if not m.remote]
+        return [group for group in ([m for m in local if "{policy}" not in m.command],
+                                    [m for m in local if "{policy}" in m.command],
+                                    *([m] for m in measures if m.remote)) if group]
 
     def _prefetch(self, lab: Lab, profiles_: list[str], broken: dict[str, str],
                   ctx: Context) -> None:
@@ -528,7 +540,7 @@ class Grader:
             for group in self._groups(lab, profile):
                 if "{policy}" in group[0].command and ctx.policy_exists is False:
                     continue
-                key = (profile, tuple(m.command.format(policy=self.policy) for m in group))
+                key = (profile, tuple(m.line(self.policy) for m in group))
                 if key not in self._runs and key not in wanted:
                     wanted.append(key)
         if self.ex is None or len(wanted) < 2:
@@ -544,18 +556,18 @@ class Grader:
         for profile in profiles_:
             arch = profiles.load(profile).isa
             for group in self._groups(lab, profile):
-                commands = tuple(m.command.format(policy=self.policy) for m in group)
+                commands = tuple(m.line(self.policy) for m in group)
                 name = f"measure {profile}: {' ; '.join(commands)}"
                 if arch in broken:
                     c = Check(name, arch, "FAILED", broken[arch])
                     self._report(c)
                     g.checks.append(c)
                     continue
-                optional = "{policy}" in group[0].command
-                if optional and ctx.policy_exists is False:
+                optional = group[0].student
+                if "{policy}" in group[0].command and ctx.policy_exists is False:
                     for m in group:
                         for k in m.keys(self.policy):
-                            g.not_measured[k] = f"no policy {self.policy!r} in this kernel"
+                            g.not_measured[k] = m.missing(self.policy)
                     continue
                 run = self._run(profile, commands)
                 seconds = self._seconds[(profile, commands)]
@@ -563,7 +575,7 @@ class Grader:
                     if optional and "usage:" in run:
                         for m in group:
                             for k in m.keys(self.policy):
-                                g.not_measured[k] = f"no policy {self.policy!r} in this kernel"
+                                g.not_measured[k] = m.missing(self.policy)
                         continue
                     c = Check(name, arch, "FAILED", run, seconds)
                 else:
@@ -605,12 +617,18 @@ def measure_run(profile: str, commands: tuple[str, ...],
 def _model_run(profile: str, commands: tuple[str, ...]) -> runs.ModelRun:
     """The commands of one machine on one fresh boot each (runs.run_model);
     a benchmark of two machines on a pair of its own (harness/net/
-    measure.py), the client's records read as one machine's."""
-    pair = [c for c in commands if labs.Measure(profile, c, (), ()).pair]
-    one = [c for c in commands if c not in pair]
+    measure.py), and one on a diskless client (labs.Measure.line: harness/
+    rfs/measure.py), the client's records read as one machine's."""
+    remote = [c for c in commands if labs.remote_of(c)]
+    pair = [c for c in commands if c not in remote and labs.Measure(profile, c, (), ()).pair]
+    one = [c for c in commands if c not in pair and c not in remote]
     made = [runs.run_model(profile, one, tag="grade")] if one else []
     made += [netmeasure.run_pair(profile, c, tag="grade", timeout=PAIR_TIMEOUT)
              for c in pair]
+    for c in remote:
+        command, proto, server = labs.remote_of(c)
+        made.append(rfsmeasure.run_remote(profile, proto, command, server, tag="grade",
+                                          timeout=PAIR_TIMEOUT))
     if len(made) == 1:
         return made[0]
     first = made[0]
@@ -709,7 +727,8 @@ def read_values(group: list[labs.Measure], run: runs.ModelRun, policy: str,
                 problems.append(f"{m.command.format(policy=policy)} printed no case {case!r}")
                 continue
             for metric in m.metrics:
-                into[labs.key(m.profile, m.bench, case, metric)] = labs.METRICS[metric].read(j)
+                into[labs.key(m.profile, m.bench, case + m.label, metric)] = \
+                    labs.METRICS[metric].read(j)
     return problems
 
 

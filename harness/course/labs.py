@@ -15,6 +15,7 @@ A measured value is known by a key, "PROFILE BENCH CASE METRIC", e.g.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -63,11 +64,14 @@ METRICS: dict[str, Metric] = {m.name: m for m in (
     Metric("traps", "traps", False, _counter("traps"), "kernel entries"),
     Metric("us", "us", False, lambda j: j.result.us_per_op, "microseconds"),
     Metric("ms", "ms", False, lambda j: j.result.ms_per_op, "milliseconds"),
+    Metric("s", "s", False, lambda j: j.result.ms_per_op / 1000, "seconds"),
     Metric("MB/s", "MB/s", True, _mb_per_s, "megabytes (10^6) per second"),
     Metric("disk_ms", "ms", False, lambda j: j.per_op("disk_ns") / 1e6,
            "milliseconds the disk model charged (seek, rotation, transfer, overhead)"),
     Metric("dev_writes", "writes", False, _extra_per_op("dev_writes"),
-           "disk writes per operation"),
+           "disk writes per operation (on a diskless client: the server's)"),
+    Metric("rpcs", "calls", False, _extra_per_op("rpcs"),
+           "calls to the file server per operation (a diskless client's)"),
     Metric("sync_writes", "writes", False, _extra_per_op("sync_writes"),
            "disk writes the process waited for, per operation"),
     Metric("idle_us", "us", False, lambda j: j.per_op("idle_ns") / 1000,
@@ -82,12 +86,24 @@ METRICS: dict[str, Metric] = {m.name: m for m in (
 class Measure:
     """One command typed at the guest under one profile, and what is read
     off the cases it prints.  `{policy}` in the command and the cases is
-    the write policy the student added (lab 4: `grade --policy NAME`)."""
+    the write policy the student added (lab 4: `grade --policy NAME`).
+
+    remote (lab 7): the command runs on a diskless client, a machine of
+    the profile that has mounted, with this protocol (nfs or sprite), the
+    file system of a second one serving it with `rfsd SERVER`
+    (harness/rfs/measure.py).  label: added to the cases in the keys, to
+    tell two runs of one case apart (the unsafe server's "-async").
+    student_part: it needs what the student adds (lab 7's rfsd -async),
+    as a command naming {policy} does (lab 4's policy)."""
 
     profile: str
     command: str
     cases: tuple[str, ...]
     metrics: tuple[str, ...]
+    remote: str = ""
+    server: str = ""
+    label: str = ""
+    student_part: bool = False
 
     @property
     def bench(self) -> str:
@@ -98,22 +114,49 @@ class Measure:
 
     @property
     def pair(self) -> bool:
-        """Whether it runs on two machines (a client against netd)."""
-        return suite.needs_pair(self.bench)
+        """Whether it runs on two machines (a client against netd, or a
+        diskless client against its file server)."""
+        return bool(self.remote) or suite.needs_pair(self.bench)
+
+    def line(self, policy: str) -> str:
+        """What one boot runs, as the grader shows it and knows it by: the
+        command, and for a diskless client its protocol and server
+        (remote_of reads it back)."""
+        command = self.command.format(policy=policy)
+        if not self.remote:
+            return command
+        return f"{command} [diskless {self.remote} client; rfsd{' ' + self.server if self.server else ''}]"
 
     @property
     def student(self) -> bool:
-        """Whether it measures the student's own policy (which the
-        unmodified kernel does not have, so no baseline has it)."""
-        return "{policy}" in self.command
+        """Whether it measures the student's own part, a policy or a server
+        (which the unmodified kernel does not have, so no baseline has it)."""
+        return self.student_part or "{policy}" in self.command
+
+    def missing(self, policy: str) -> str:
+        """Why it is not measured when the student's part is not there."""
+        if self.server:
+            return f"no `rfsd {self.server}` in this kernel (the lab's change adds it)"
+        return f"no policy {policy!r} in this kernel"
 
     def keys(self, policy: str) -> list[str]:
-        return [key(self.profile, self.bench, c.format(policy=policy), m)
+        return [key(self.profile, self.bench, c.format(policy=policy) + self.label, m)
                 for c in self.cases for m in self.metrics]
 
 
 def key(profile: str, bench: str, case: str, metric: str) -> str:
     return f"{profile} {bench} {case} {metric}"
+
+
+_REMOTE_LINE = re.compile(r"^(?P<command>.+) \[diskless (?P<proto>\w+) client; "
+                          r"rfsd ?(?P<server>[^\]]*)\]$")
+
+
+def remote_of(line: str) -> tuple[str, str, str] | None:
+    """(command, protocol, rfsd's arguments) of a Measure.line() on a
+    diskless client; None for any other."""
+    m = _REMOTE_LINE.match(line)
+    return (m["command"], m["proto"], m["server"]) if m else None
 
 
 @dataclass(frozen=True)
@@ -284,7 +327,43 @@ LAB6 = Lab(
     pair_checks=("stream_under_loss",),
 )
 
-LABS: dict[int, Lab] = {lab.number: lab for lab in (LAB1, LAB2, LAB3, LAB4, LAB5, LAB6)}
+# Lab 7's file benchmarks on the DECstation: locally under each local
+# policy, and on a diskless client under each protocol and under nfs with
+# the student's unsafe server (rfsd -async: harness/course/rfschecks.py).
+DS = "ds3100-riscv"
+CREATEDELETE = "createdelete -p {p} -n 5"
+ANDREW = "andrew -p {p}"
+ASYNC = "-async"
+
+
+def _files(p: str, remote: str = "", server: str = "") -> tuple[Measure, ...]:
+    """Create-delete and Andrew under policy or protocol p; with a server's
+    arguments (the student's -async), keys labelled with them."""
+    on_server = ("rpcs",) if remote else ()
+    return (Measure(DS, CREATEDELETE.format(p=p), (f"0k-{p}", f"100k-{p}"),
+                    ("ms", "dev_writes") + on_server, remote, server, server, bool(server)),
+            Measure(DS, ANDREW.format(p=p), (f"copy-{p}", f"compile-{p}"),
+                    ("s", "dev_writes") + on_server, remote, server, server, bool(server)))
+
+
+LAB7 = Lab(
+    7, "NFS or Sprite?", "docs/labs/lab7-nfs-or-sprite.md",
+    "sections 9-11, Tables 7-10: the Remote rows and Table 8's remote penalty",
+    measures=(*_files("sync"), *_files("delayed"), *_files("nfs", "nfs"),
+              *_files("sprite", "sprite"), *_files("nfs", "nfs", ASYNC)),
+    goals=(Goal("nfs, the unsafe server (rfsd -async): create-delete of 100 KB in half the "
+                "time the safe server takes",
+                (key(DS, "createdelete", "100k-nfs" + ASYNC, "ms"),), -0.5, 20,
+                against=key(DS, "createdelete", "100k-nfs", "ms")),
+           Goal("nfs, the unsafe server: Andrew's copy phase a quarter faster than under the "
+                "safe server",
+                (key(DS, "andrew", "copy-nfs" + ASYNC, "s"),), -0.25, 10,
+                against=key(DS, "andrew", "copy-nfs", "s"))),
+    arches=None,
+    pair_checks=("nfs_server_crash", "async_server_crash"),
+)
+
+LABS: dict[int, Lab] = {lab.number: lab for lab in (LAB1, LAB2, LAB3, LAB4, LAB5, LAB6, LAB7)}
 
 
 def get(number: int) -> Lab:

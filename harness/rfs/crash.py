@@ -18,6 +18,13 @@ WRITE acknowledged as the server puts it in its cache.
 Then the client reads everything back (fileset verify), and the report
 says what was lost of what had been acknowledged, what the client did
 (retransmissions, reopens: Sprite's recovery), and what the server lost.
+
+With async (rfscrash --async, make rfscrash ASYNC=1) the server is asked to
+be an "unsafe" NFS server, one that answers a WRITE before its data is on
+its disk (rfsd -async): what nfs then loses is what the unsafe server
+costs.  The rfsd as shipped has no -async (it prints its usage, and the
+run stops saying so): adding it is lab 7's change
+(docs/labs/lab7-nfs-or-sprite.md).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from typing import Callable
 from ..tables import format_table
 from ..errors import BenchmarkError
 from ..guest import machines
+from ..guest.console import Guest
 from ..model import profiles
 from ..net.pair import Pair
 from . import run as rfsrun
@@ -42,6 +50,10 @@ WORKLOAD = (f"fileset hold /tmp/h0 {HELD} sleep 35000 write /tmp/f {FILES} {SIZE
 VERIFY = f"fileset verify /tmp/f {FILES} {SIZE} verify /tmp/h 1 {HELD}"
 
 SERVER = f"-crashwrites {CRASH_WRITES} -down {DOWN_MS}"
+ASYNC = "-async"                  # rfsd's: the unsafe server (lab 7)
+USAGE = "usage: rfsd"
+NO_ASYNC = ("this rfsd has no -async (it printed its usage): adding it is lab 7's change "
+            "(docs/labs/lab7-nfs-or-sprite.md)")
 
 CRASHED = re.compile(r"rfsd: crash after (\d+) calls: (\d+) dirty blocks lost")
 UP = re.compile(r"rfsd: up again, epoch (\d+), fsck -y: (\d+) problems left")
@@ -78,17 +90,30 @@ def model_of(arch: str) -> str:
     return machines.get(arch).model_profile
 
 
+def start_server(guest: Guest, args: str, timeout: float) -> bool:
+    """`rfsd ARGS -wait` begun on the server's console, so that what it
+    prints later is its output; False if this rfsd refused the arguments
+    (printed its usage: no -async before lab 7's change)."""
+    guest.begin(f"rfsd {args} -wait")
+    said = guest.wait_for(f"{re.escape(rfsrun.SERVER_READY)}|{USAGE}", timeout=timeout)
+    if USAGE in said:
+        guest.finish(timeout=timeout)
+        return False
+    return True
+
+
 def scenario(proto: str, logdir: Path, arch: str = machines.DEFAULT_ARCH,
-             say: Callable[[str], None] = lambda s: None) -> Outcome:
+             say: Callable[[str], None] = lambda s: None, unsafe: bool = False) -> Outcome:
     """The workload under proto with a server crash on two `arch`
-    machines; what came of it."""
+    machines (unsafe: the server asked to answer writes before its disk
+    has them); what came of it."""
     if proto not in rfsrun.PROTOCOLS:
         raise BenchmarkError(f"unknown protocol {proto!r}")
     with Pair(arch, profiles.load(model_of(arch)), logdir,
               names=(f"{proto}-{{node}}.log", f"{proto}-{{node}}.hw.log")) as pair:
-        # rfsd in the foreground: what the server prints is its output
-        pair.b.begin(f"rfsd {SERVER} -wait")
-        pair.b.wait_for(rfsrun.SERVER_READY, timeout=120)
+        args = f"{SERVER}{' ' + ASYNC if unsafe else ''}"
+        if not start_server(pair.b, args, timeout=120):
+            raise BenchmarkError(f"`rfsd {args}`: {NO_ASYNC}")
         pair.a.run(f"mount -t {proto} {pair.address('b')} /", timeout=120)
         out = pair.a.run(WORKLOAD, timeout=900)
         if f"fileset: wrote {FILES} files of {SIZE} bytes" not in out.lines:
@@ -108,9 +133,9 @@ def scenario(proto: str, logdir: Path, arch: str = machines.DEFAULT_ARCH,
                    int(checked[0].group(4)), int(checked[1].group(4)), client, server)
 
 
-def format_report(outcomes: list[Outcome], arch: str) -> str:
+def format_report(outcomes: list[Outcome], arch: str, unsafe: bool = False) -> str:
     lines = [f"Server crashes: {WORKLOAD!r} on a client of a {model_of(arch)} server "
-             f"({arch})",
+             f"({arch}{', rfsd ' + ASYNC if unsafe else ''})",
              *format_table(HEADER, [o.row() for o in outcomes]), "",
              "acknowledged data lost: bytes of the f files, every one closed (and, under "
              "sprite, written back and acknowledged by the server) before the crash, "
@@ -120,10 +145,11 @@ def format_report(outcomes: list[Outcome], arch: str) -> str:
 
 def run_all(out: Path, protocols: tuple[str, ...] = rfsrun.PROTOCOLS,
             arch: str = machines.DEFAULT_ARCH,
-            say: Callable[[str], None] = lambda s: None) -> tuple[list[Outcome], str]:
+            say: Callable[[str], None] = lambda s: None,
+            unsafe: bool = False) -> tuple[list[Outcome], str]:
     out.mkdir(parents=True, exist_ok=True)
-    outcomes = [scenario(p, out, arch, say=say) for p in protocols]
-    text = format_report(outcomes, arch)
+    outcomes = [scenario(p, out, arch, say=say, unsafe=unsafe) for p in protocols]
+    text = format_report(outcomes, arch, unsafe)
     (out / "report.txt").write_text(text)
     return outcomes, text
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness import ROOT, cli
-from harness.course import grade, labs
+from harness.course import grade, labs, rfschecks
 from harness.course.labs import Goal, Lab, Measure, key
 from harness.errors import HarnessError
 
@@ -362,7 +362,7 @@ def test_grade_refuses_an_unknown_lab(capsys):
     with pytest.raises(SystemExit) as e:
         cli.main(["grade", "--lab", "9"])
     assert e.value.code == 2
-    assert "no lab '9' (the labs: 1, 2, 3, 4, 5, 6)" in capsys.readouterr().err
+    assert "no lab '9' (the labs: 1, 2, 3, 4, 5, 6, 7)" in capsys.readouterr().err
 
 
 def test_no_baseline_note_when_nothing_was_measured():
@@ -372,3 +372,84 @@ def test_no_baseline_note_when_nothing_was_measured():
     grade.check_baseline(g)
     assert g.baseline_note == ""
     assert not [c for c in g.checks if c.name.startswith("baseline:")]
+
+
+# ------------------------------------------------------------------ lab 7
+
+
+def test_lab7_measures_diskless_clients_each_on_a_pair_of_its_own():
+    """Lab 7's remote measures: each on a pair booted for it (its cases are
+    the same as another protocol's or server's), known by its line, the
+    unsafe server's keys set apart by their label."""
+    lab = labs.LAB7
+    remote = [m for m in lab.measures if m.remote]
+    assert remote and all(m.pair for m in remote)
+    assert not any(m.pair for m in lab.measures if not m.remote)
+    line = next(m for m in remote if m.server == "-async").line("ordered")
+    assert line == "createdelete -p nfs -n 5 [diskless nfs client; rfsd -async]"
+    assert labs.remote_of(line) == ("createdelete -p nfs -n 5", "nfs", "-async")
+    assert labs.remote_of("andrew -p sprite [diskless sprite client; rfsd]") == \
+        ("andrew -p sprite", "sprite", "")
+    assert labs.remote_of("createdelete -p sync -n 5") is None
+    keys = lab.keys("ordered")
+    assert "ds3100-riscv createdelete 100k-nfs-async ms" in keys
+    assert "ds3100-riscv andrew copy-sprite rpcs" in keys
+    assert len(keys) == len(set(keys))
+    # -async is the student's part: no baseline has it
+    unmodified = lab.keys("ordered", student=False)
+    assert [k for k in keys if k not in unmodified] == [k for k in keys if "-async" in k]
+    assert "rfsd -async" in next(m for m in remote if m.student).missing("ordered")
+    groups = grade.Grader._groups(lab, "ds3100-riscv")
+    assert [len(g) for g in groups] == [4] + [1] * len(remote)
+    for g in lab.goals:             # the unsafe server against the safe one's baseline
+        assert g.against in unmodified and g.keys[0].replace("-async", "") == g.against
+
+
+def kept(**kw) -> rfschecks.Kept:
+    values = dict(server=rfschecks.SERVER, crashed=True, fsck_left=0, aged_lost=0,
+                  fresh_lost=0, retransmitted=3)
+    values.update(kw)
+    return rfschecks.Kept(**values)
+
+
+def test_lab7_a_safe_server_that_loses_acknowledged_data_fails():
+    assert kept().problems(unsafe=False) == []
+    lost = kept(fresh_lost=18432).problems(unsafe=False)
+    assert len(lost) == 1 and "18432 bytes the server had acknowledged were lost" in lost[0]
+    assert "nothing lost" in kept().note()
+
+
+def test_lab7_an_unsafe_server_may_lose_its_last_writes_and_says_so():
+    unsafe = kept(server=rfschecks.SERVER + " -async", fresh_lost=18432)
+    assert unsafe.problems(unsafe=True) == []
+    assert "lost 18432 of the 20480 bytes" in unsafe.note()
+    asleep = kept(server=rfschecks.SERVER + " -async")
+    assert "does -async change anything?" in asleep.note()
+    # ... but not what it had 35 s to write, nor its file system
+    assert "never wrote data it had acknowledged" in \
+        kept(fresh_lost=20480, aged_lost=20480).problems(unsafe=True)[0]
+    assert "fsck -y left 2 problems" in kept(fsck_left=2).problems(unsafe=True)[0]
+    assert "did not crash" in kept(crashed=False).problems(unsafe=True)[0]
+
+
+def test_a_pair_check_that_passes_may_say_what_it_found(fake_machine, tmp_path, monkeypatch):
+    """Lab 7's crash of the unsafe server: what was lost is shown, and the
+    check passes."""
+    fake_machine()
+    monkeypatch.setitem(grade.PAIR_CHECKS, "says",
+                        lambda arch, log_dir, timeout: rfschecks.Findings([], ["lost 10 B"]))
+    monkeypatch.setattr(grade, "on_wire", lambda machine: True)
+    g = grader(tmp_path).grade(Lab(99, "a fake lab", "docs/labs/README.md", "none",
+                                   measures=(), programs=("t_ok",), arches=("fake",),
+                                   pair_checks=("says",)))
+    c = next(c for c in g.checks if c.name == "says")
+    assert g.passed and c.ok and c.detail == "lost 10 B" and c.points == 1
+    # and one that cannot run before the student's part is there: no point, no failure
+    monkeypatch.setitem(grade.PAIR_CHECKS, "says", lambda arch, log_dir, timeout:
+                        rfschecks.Findings([], ["not run: no -async"], not_run=True))
+    g = grader(tmp_path).grade(Lab(99, "a fake lab", "docs/labs/README.md", "none",
+                                   measures=(), programs=("t_ok",), arches=("fake",),
+                                   pair_checks=("says",)))
+    c = next(c for c in g.checks if c.name == "says")
+    assert g.passed and c.points == 0 and c.detail == "not run: no -async"
+    assert g.correctness == (2, 2)
