@@ -5,7 +5,7 @@ an nfs server keeps when it crashes, as shipped and as the student's
 One workload, in one client process on a diskless client (the server's
 file system mounted at / under nfs):
 
-    write /tmp/aged0, aged1 (10 KB each, each closed), 35 s idle,
+    write /tmp/aged0, aged1 (10 KB each, each closed), 90 s idle,
     write /tmp/fresh0, fresh1
 
 and the server crashes (its memory and dirty blocks lost, its disk kept,
@@ -20,7 +20,7 @@ before the crash (fresh1's first 8 KB) or after it (the rest), so:
   - the unsafe server (rfsd -async) may lose what it acknowledged in the
     last 30 s (fresh0 and fresh1's first 8 KB, the blocks still dirty in
     its cache): that is the price of the lab's change, reported, never a
-    failure.  But the aged files had 35 s, more than the server's 30 s
+    failure.  But the aged files had 90 s, three times the server's 30 s
     write-back: a server that never writes its acknowledged data (or
     writes it wrong) loses them, and fails here;
   - under either, the client carries on through the outage (it
@@ -46,7 +46,11 @@ from ..rfs import run as rfsrun
 
 SIZE = 10240                    # two WRITE calls a file: 8 KB and 2 KB
 AGED, FRESH = 2, 2
-IDLE_S = 35                     # between them: more than the server's 30 s write-back
+# Between them: more than the server's 30 s write-back, with room.  On the
+# VAX pair the server's write-back of the aged files came only after 55-60
+# s of the client's sleep (with the reference change: 55 s lost them, 60 s
+# kept them; riscv and m68k kept them at 35 s), which is not explained yet.
+IDLE_S = 90
 # after fresh1's first WRITE: the aged files' 4, fresh0's 2, and 1
 CRASH_WRITES = 2 * AGED + 2 * FRESH - 1
 WORKLOAD = (f"fileset write /tmp/aged {AGED} {SIZE} sleep {IDLE_S * 1000} "

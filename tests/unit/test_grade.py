@@ -425,7 +425,7 @@ def test_lab7_an_unsafe_server_may_lose_its_last_writes_and_says_so():
     assert "lost 18432 of the 20480 bytes" in unsafe.note()
     asleep = kept(server=rfschecks.SERVER + " -async")
     assert "does -async change anything?" in asleep.note()
-    # ... but not what it had 35 s to write, nor its file system
+    # ... but not what it had 90 s to write, nor its file system
     assert "never wrote data it had acknowledged" in \
         kept(fresh_lost=20480, aged_lost=20480).problems(unsafe=True)[0]
     assert "fsck -y left 2 problems" in kept(fsck_left=2).problems(unsafe=True)[0]
