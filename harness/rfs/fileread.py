@@ -40,9 +40,9 @@ from typing import Any, Callable
 from ..bench import finaltable, report, rundir, runrecord, suite
 from ..errors import BenchmarkError, HarnessError
 from ..model import profiles, runs
-from ..net.pair import NODES, ROLES, Pair
+from ..net.pair import NODES, Pair
 from . import readpredict
-from .run import _append, mount_step, protocols_of, rfsstat, serve, set_up
+from .run import _append, mount_step, pair_record, protocols_of, rfsstat, serve, set_up
 
 TIMEOUT = 300.0                        # host seconds for one command
 
@@ -134,18 +134,9 @@ def run_remote_read(arch: str, profile_name: str, choice: str, out_root: Path,
         except HarnessError as e:
             e.detail = "\n".join(x for x in (e.detail, f"console logs: {d.partial}/") if x)
             raise
-        record = report.RunRecord(
-            arch=arch, profile=profile.name, mips=profile.mips, profile_note=profile.note,
-            results=suite.all_results(done), boot=first.a.boot_record, tag=tag,
-            paper_machine=profile.data.get("paper", ""),
-            paper_os=profile.data.get("paper_os", ""), provenance=first.provenance())
-        record.meta["suite"] = "measure-remote"
+        record = pair_record(arch, profile, tag, done, first, "measure-remote", stats)
         record.meta["remote"] = {"protocols": list(protocols), "server": Pair.address("b"),
                                  "sizes_kb": list(readpredict.SIZES_KB)}
-        record.meta["nodes"] = {n: {"role": ROLES[n], "address": Pair.address(n),
-                                    "console": f"console-{n}.log",
-                                    "hwmodel": f"hwmodel-{n}.log"} for n in NODES}
-        record.meta["rfsstat"] = stats
         if profile.model:
             runs.attach_counters(record, first.model, d.path("hwmodel-a.log"), say)
         record.meta["final_table"] = finaltable.to_json(     # profile none: the

@@ -177,6 +177,24 @@ def run_step(arch: str, profile: profiles.Profile, d: rundir.RunDir, step: Step,
     return suite.BenchRun(step.bench, results, out.lines, out.seconds), stats, pair
 
 
+def pair_record(arch: str, profile: profiles.Profile, tag: str | None, done: list[Any],
+                first: Pair, suite_name: str, stats: Any) -> report.RunRecord:
+    """The record of a run on pairs of machines: `done`'s results, the
+    first pair's boot and provenance, both nodes named, the servers'
+    rfsstat counters (`stats`)."""
+    record = report.RunRecord(
+        arch=arch, profile=profile.name, mips=profile.mips, profile_note=profile.note,
+        results=suite.all_results(done), boot=first.a.boot_record, tag=tag,
+        paper_machine=profile.data.get("paper", ""),
+        paper_os=profile.data.get("paper_os", ""), provenance=first.provenance())
+    record.meta["suite"] = suite_name
+    record.meta["nodes"] = {n: {"role": ROLES[n], "address": Pair.address(n),
+                                "console": f"console-{n}.log",
+                                "hwmodel": f"hwmodel-{n}.log"} for n in NODES}
+    record.meta["rfsstat"] = stats
+    return record
+
+
 def run_remote(arch: str, profile_name: str, choice: str, out_root: Path, tag: str | None,
                benches: list[str] | None, timeout: float | None, say: Callable[[str], None],
                overrides: dict[str, Any] | None = None
@@ -202,18 +220,9 @@ def run_remote(arch: str, profile_name: str, choice: str, out_root: Path, tag: s
         except HarnessError as e:
             e.detail = "\n".join(x for x in (e.detail, f"console logs: {d.partial}/") if x)
             raise
-        record = report.RunRecord(
-            arch=arch, profile=profile.name, mips=profile.mips, profile_note=profile.note,
-            results=suite.all_results(done), boot=first.a.boot_record, tag=tag,
-            paper_machine=profile.data.get("paper", ""),
-            paper_os=profile.data.get("paper_os", ""), provenance=first.provenance())
-        record.meta["suite"] = "remote"
+        record = pair_record(arch, profile, tag, done, first, "remote", stats)
         record.meta["remote"] = {"protocols": list(protocols), "mount": MOUNT_POINT,
                                  "server": Pair.address("b")}
-        record.meta["nodes"] = {n: {"role": ROLES[n], "address": Pair.address(n),
-                                    "console": f"console-{n}.log",
-                                    "hwmodel": f"hwmodel-{n}.log"} for n in NODES}
-        record.meta["rfsstat"] = stats
         runs.attach_counters(record, first.model, d.path("hwmodel-a.log"), say)
         text = runrecord.report_text(record)
         runrecord.write(d, record, text)
