@@ -74,6 +74,12 @@ def run_pair(profile: str, command: str, overrides: dict[str, Any] | None = None
         out = pair.a.run(line, timeout=timeout)
         pair.b.interrupt(timeout=timeout)
         made_by = pair.provenance()
+    return client_run(pair, line, out, made_by)
+
+
+def client_run(pair: Any, line: str, out: Any, made_by: dict[str, Any]) -> runs.ModelRun:
+    """The client's (node a's) results of `line` joined with its model's
+    regions, as one machine's run; refused if its model warned."""
     results = runs.results_of(line, out)
     log = pair.hw_log("a")
     regions, warnings = modellog.read_log(log)

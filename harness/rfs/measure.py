@@ -21,7 +21,8 @@ import os
 
 from .. import ROOT
 from ..errors import BenchmarkError, SetupError
-from ..model import modellog, profiles, runs
+from ..model import profiles, runs
+from ..net.measure import client_run
 from ..net.pair import Pair
 from . import run as rfsrun
 
@@ -47,10 +48,4 @@ def run_remote(profile: str, proto: str, command: str, server: str = "",
         rfsrun.set_up(pair, (rfsrun.mount_step(proto, pair.address("b")),), timeout)
         out = pair.a.run(command, timeout=timeout)
         made_by = pair.provenance()
-    results = runs.results_of(command, out)
-    log = pair.hw_log("a")
-    regions, warnings = modellog.read_log(log)
-    if warnings:
-        raise BenchmarkError(f"hardware model warned: {warnings[0]}")
-    return runs.ModelRun(pair.profile, results, regions, modellog.join(results, regions), log,
-                         {command: out.lines}, made_by)
+    return client_run(pair, command, out, made_by)
