@@ -102,11 +102,11 @@ void hw_record_net(void)
            " delivered=%" PRIu64 " dropped=%" PRIu64 " corrupted=%" PRIu64
            " oversize=%" PRIu64 " overflow=%" PRIu64 " rx_frames=%" PRIu64
            " rx_bytes=%" PRIu64 " garbage=%" PRIu64 " idle_ns=%" PRIu64
-           " input_wakes=%" PRIu64 "\n",
+           " input_wakes=%" PRIu64 " joined_ns=%" PRIu64 " tx_unjoined=%" PRIu64 "\n",
            hw.p.wire.node, hw_mcyc_to_ns(s.lookahead), s.tx_frames, s.tx_bytes, s.fate[LINK_DELIVER],
            s.fate[LINK_DROP], s.fate[LINK_CORRUPT], s.fate[LINK_OVERSIZE],
            s.fate[LINK_OVERFLOW], s.rx_frames, s.rx_bytes, s.garbage, hw_mcyc_to_ns(s.idle),
-           s.input_wakes);
+           s.input_wakes, hw_mcyc_to_ns(s.joined), s.tx_unjoined);
     struct wire_host h;
     wire_get_host(&h);
     hw_say("HWNETHOST checks=%" PRIu64 " sleeps=%" PRIu64 " wakes=%" PRIu64

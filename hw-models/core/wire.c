@@ -37,6 +37,21 @@
  *    be past that time + L: so it asks the peer to acknowledge, and wakes
  *    no earlier than the peer's time at the acknowledgement - L + 1.
  *
+ *
+ * Booting.  A machine boots off the wire, with no check points, and joins
+ * it at its kernel's first idle (the shell waiting for its first line),
+ * where both go on from the later of the two joining times: the one that
+ * joined first waits for the other, and its clock then jumps on to that
+ * time, as an idle machine's clock may.  So two machines do not meet every
+ * quantum while they boot (on the Sun-3 model, with a quantum of some 20
+ * instructions, a pair's boot took over 60 s on a busy host, where one
+ * machine boots in one).  No frame can be lost by it: a machine cannot
+ * send before it joins (a frame sent then is dropped and counted,
+ * tx_unjoined: none of our kernels sends before its first idle), and its
+ * peer, once joined, waits in wire_join() until it has joined too.  A
+ * joining time is a function of the machine's own execution, so the time
+ * both go on from is the two guests' alone.
+ *
  * Waiting blocks on a futex (a host thread that spins steals the other
  * machine's core on a loaded host); the node that changes something its
  * sleeping peer waits for rings its bell.
@@ -82,6 +97,7 @@ static struct {
     uint64_t input_taken;               /* console characters the guest took */
     uint32_t acked;                     /* the peer's ack_req I acknowledged */
     bool peer_gone;
+    bool joined;                        /* on the wire: see "Booting" */
     /* Malformed frames for me (wire_params.garbage). */
     uint8_t *garbage;
     size_t garbage_size, garbage_pos;
@@ -300,7 +316,7 @@ static uint64_t next_by(uint64_t now, uint64_t end)
 
 uint64_t wire_check(uint64_t now, wire_inject_fn inject)
 {
-    if (!W.on)                          /* closed: the machine powers off */
+    if (!W.on || !W.joined)             /* closed (the machine powers off), or booting */
         return WIRE_NEVER;
     W.host.checks++;
     publish(now, now);
@@ -317,7 +333,7 @@ uint64_t wire_check(uint64_t now, wire_inject_fn inject)
 
 uint64_t wire_batch(uint64_t now, wire_inject_fn inject)
 {
-    if (!W.on)
+    if (!W.on || !W.joined)
         return WIRE_NEVER;
     deliver(now < W.batch_end ? now : W.batch_end, inject);
     return next_by(now, W.batch_end);
@@ -331,6 +347,10 @@ void wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
     uint32_t bit;
     if (!W.on)
         return;
+    if (!W.joined) {                    /* see "Booting" */
+        W.st.tx_unjoined++;
+        return;
+    }
     W.st.tx_frames++;
     W.st.tx_bytes += len;
     uint64_t t_arr = link_send(&W.link, t_send, len, &fate, &bit);
@@ -405,12 +425,49 @@ static uint64_t input_wake(uint64_t now)
     return now;
 }
 
+static bool peer_joined(void *arg)
+{
+    return atomic_load(&W.peer->joined) != 0 || peer_done();
+}
+
+/* See "Booting" at the top. */
+uint64_t wire_join(uint64_t now)
+{
+    if (W.joined || !W.on)
+        return now;
+    W.joined = true;
+    atomic_store(&W.me->joined, now + 1);
+    ring_bell(W.peer, false);
+    while (!peer_joined(NULL))
+        sleep_unless(peer_joined, NULL, WIRE_NEVER);
+    uint64_t p = atomic_load(&W.peer->joined);
+    if (!peer_done() && p - 1 > now)
+        now = p - 1;
+    W.st.joined = now;
+    return now;
+}
+
+bool wire_joined(void)
+{
+    return W.joined;
+}
+
 uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn inject,
                    enum wire_wake *why)
 {
     if (!W.on) {                        /* closed: nothing more comes */
         *why = WIRE_WAKE_DEADLINE;
         return dist ? add_sat(now, dist) : now;
+    }
+    if (!W.joined) {
+        /* The first idle: join, the clock jumping to where both go on
+         * from; a deadline passed in the jump wakes the machine there. */
+        uint64_t from = wire_join(now);
+        if (from > now) {
+            W.st.idle += from - now;
+            dist = dist == 0 ? 0 : dist > from - now ? dist - (from - now) : 1;
+            now = from;
+        }
     }
     if ((uint32_t)(W.st.rx_frames - taken) != 0) {
         /* A frame went in while the guest could not take it: its

@@ -17,10 +17,14 @@
  * same profile, so the same clock), so that a frame's arrival is an exact
  * number of them after its sending and nothing rounds twice.
  *
- * A front end (the QEMU plugin, hw-models/qemu/net.c; our SIMH later)
- * calls, with the model's current time:
+ * A machine boots off the wire: it joins at its kernel's first idle
+ * (wire.c, "Booting"), and until then its check points do nothing.
+ *
+ * A front end (the QEMU plugin, hw-models/qemu/net.c; our SIMH,
+ * hw-models/simh/vax_wire.c) calls, with the model's current time:
  *   wire_check()   at check points, one every wire_quantum() ns of the
- *                  machine's execution counted without stalls (below): it
+ *                  machine's execution counted without stalls (below),
+ *                  once it has joined (wire_joined(); before, none): it
  *                  publishes the time, hands the guest each frame now due
  *                  (inject()), waits until it knows every frame due within
  *                  the next quantum, and returns the first of those still
@@ -97,7 +101,9 @@ struct wire_node {
     _Atomic uint64_t want;              /* ... for the peer's msf to reach this */
     _Atomic uint32_t pid;               /* its emulator's process (a peer that
                                            died without saying done is done) */
-    uint8_t pad0[12];
+    uint32_t pad0;
+    _Atomic uint64_t joined;            /* 1 + its time when it joined the wire
+                                           (wire.c, "Booting"); 0: not yet */
     /* Written by whoever wakes this node: its peer, the harness. */
     _Atomic uint32_t bell;              /* futex word: bumped for each wake */
     uint32_t pad1;
@@ -144,6 +150,8 @@ struct wire_stats {
     uint64_t idle;                      /* time jumped over while idle (units) */
     uint64_t input_wakes;
     uint64_t lookahead;                 /* units */
+    uint64_t joined;                    /* the time it joined the wire (units) */
+    uint64_t tx_unjoined;               /* frames sent before it joined: dropped */
 };
 
 /* What waiting cost the host: not deterministic (HWNETHOST, like HWTOTAL's
@@ -160,6 +168,11 @@ bool wire_on(void);
  * from now on nothing goes in or out, and no check point waits. */
 void wire_close(void);
 
+/* Join the wire at `now`, the machine's first idle (wire_idle does it):
+ * wait for the peer to join too; the time both go on from, the later of
+ * the two joining times.  Until then check points do nothing. */
+uint64_t wire_join(uint64_t now);
+bool wire_joined(void);
 uint64_t wire_lookahead(void);
 uint64_t wire_quantum(void);
 uint64_t wire_horizon(void);            /* how far this node may run (tests) */

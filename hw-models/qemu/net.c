@@ -13,7 +13,8 @@
  *    cost of the blocks run, and a conditional callback at the start of
  *    each block fires when it runs out: a quantum after the last check
  *    point, or at the time of a frame core/wire.c said is due before then
- *    (wire.h: why static cost, and why stalls only make them late).
+ *    (wire.h: why static cost, and why stalls only make them late).  None
+ *    while the machine boots: it joins the wire at its first idle.
  *  - Injection (RX).  The vCPU is held inside the callback while the frame
  *    goes to QEMU's socket, until QEMU has read it (the datagram carries
  *    a pipe's write end: inject() says how), and then until QEMU's main
@@ -262,15 +263,19 @@ static uint64_t static_for(uint64_t t)
 static void arm(void)
 {
     uint64_t at = grid_at < batch_at ? grid_at : batch_at, s = hw.c->static_mcyc;
-    *budget = BUDGET_BASE + (at > s ? at - s : 0);
+    uint64_t d = at > s ? at - s : 0;
+    *budget = BUDGET_BASE + (d < BUDGET_BASE ? d : BUDGET_BASE);    /* never: 2^62 on */
 }
 
+/* A check point; none more until the machine has joined the wire (wire.h:
+ * it boots off it, and joins at its first idle, after which grid() is
+ * called at once). */
 static void grid(void)
 {
     uint64_t first = wire_check(hw_now(), inject);
     g_static = hw.c->static_mcyc;
     g_mcyc = hw_now();
-    grid_at = g_static + quantum_mcyc;
+    grid_at = wire_joined() ? g_static + quantum_mcyc : UINT64_MAX;
     batch_at = static_for(first);
     arm();
 }

@@ -89,7 +89,7 @@ uint64_t first = wire_check (hw_now (), inject);
 
 g_static = hw.c->static_mcyc;
 g_mcyc = hw_now ();
-grid_at = g_static + quantum;
+grid_at = wire_joined () ? g_static + quantum : UINT64_MAX;   /* none while booting (wire.h) */
 batch_at = static_for (first);
 arm ();
 }

@@ -4,8 +4,9 @@
  *
  *   wire_host link                 the link's arithmetic, values asserted
  *   wire_host rules FILE           one node against a peer played by hand
- *                                  in the shared file: horizons, check
- *                                  points, idling, a console wake
+ *                                  in the shared file: booting off the
+ *                                  wire, horizons, check points, idling,
+ *                                  a console wake
  *   wire_host layout               the shared file's layout, for the harness
  *   wire_host oneway MBPS TX RX LAT LEN...   one frame's arrival on an idle wire
  *   wire_host file FILE            an empty shared file
@@ -22,7 +23,8 @@
  * injected at a check point is "taken" at the next step, as a QEMU guest
  * takes its interrupt at the next block; every fifth block stalls (as a
  * cache miss would), which moves the clock but not the check points.
- * Node 0 sends ROUNDS requests, each after some work, and idles until the
+ * Each boots off the wire first (node 0 longer, sending a frame that is
+ * dropped) and joins at its first idle.  Node 0 sends ROUNDS requests, each after some work, and idles until the
  * reply; node 1 idles until a request, works, and replies, and then
  * works on, sending up to two notices that node 0 takes while it works.  Both
  * traces, every injection's time included, must come out the same
@@ -195,6 +197,22 @@ static void test_rules(const char *path)
     uint64_t L = wire_lookahead(), Q = wire_quantum();
     EQ("rules_lookahead", L, 57600);
     EQ("rules_quantum", Q, 57600 / 4);
+
+    /* Booting, off the wire: a check point far past the peer's reach
+     * (its msf 0) neither waits nor publishes, and a frame sent is
+     * dropped and counted. */
+    EQ("boot_check_does_nothing", wire_check(100 * L, record), WIRE_NEVER);
+    EQ("boot_check_publishes_nothing", atomic_load(&s->node[0].now), 0);
+    uint8_t early[60] = { 0x10 };
+    wire_send(100 * L, early, 60);
+    struct wire_stats st;
+    wire_get_stats(&st);
+    EQ("boot_send_dropped", st.tx_unjoined, 1);
+    EQ("boot_send_not_on_wire", atomic_load(&peer->head), 0);
+    /* The peer joined at 0; I join at 0 too, and go on from there. */
+    atomic_store(&peer->joined, 1);
+    EQ("join_at", wire_join(0), 0);
+    EQ("join_published", atomic_load(&s->node[0].joined), 1);
 
     /* A peer at 0, running: my horizon is L. */
     EQ("horizon_start", wire_horizon(), L);
@@ -419,6 +437,20 @@ static void node_main(const char *path, int node)
         exit(1);
     }
     struct sim m = { 0 };
+    /* Booting off the wire, node 0 longer; a frame node 0 sends while it
+     * boots is dropped.  Both join at their first idle and go on from the
+     * later joining time. */
+    run(&m, node == 0 ? 300000 : 120000);
+    if (node == 0)
+        send_frame(&m, 0, EXTRA, 60);
+    enum wire_wake why;
+    m.now = wire_idle(m.now, 1000, taken, take, &why);
+    grid(&m);
+    struct wire_stats st;
+    wire_get_stats(&st);
+    printf("joined node=%d at=%llu woke=%llu unjoined=%llu\n", node,
+           (unsigned long long)st.joined, (unsigned long long)m.now,
+           (unsigned long long)st.tx_unjoined);
     for (int r = 0; r < ROUNDS; r++) {
         if (node == 0) {
             run(&m, 20000 + (uint64_t)(r * 7919 % 150000));
@@ -493,6 +525,7 @@ int main(int argc, char **argv)
             return 1;
         }
         enum wire_wake why;
+        wire_join(0);                   /* both booted at 0 */
         uint64_t t = wire_idle((uint64_t)atoll(argv[4]), 0, 0, record, &why);
         printf("woke=%llu why=%d\n", (unsigned long long)t, why);
         fflush(stdout);

@@ -90,6 +90,15 @@ def test_two_nodes_are_deterministic(wire_host, tmp_path):
     only until the horizon passes its time less a quantum: frames then go
     in where the host's timing put them)."""
     calm = _pingpong(wire_host, tmp_path, (0, 0))
+    # Booted off the wire (node 0 for 300 us of work and its stalls, node 1
+    # for 120 us), both join at node 0's first idle; node 1's clock jumps
+    # there, and node 0's frame sent while booting never reached the wire.
+    joined = [re.search(r"joined node=\d at=(\d+) woke=(\d+) unjoined=(\d+)", out).groups()
+              for out in calm]
+    assert joined[0][0] == joined[1][0] and int(joined[0][0]) > 300000, joined
+    assert int(joined[1][1]) >= int(joined[1][0]), joined
+    assert (joined[0][2], joined[1][2]) == ("1", "0"), joined
+    assert "tx node=0 id=255 at=" in calm[0].partition("\njoined ")[0]    # sent, dropped
     assert calm[0].count("\nrx ") >= 300 and calm[1].count("tx node=1 id=254") == 300
     # most notices went in while node 0 worked, at check points and between
     assert calm[0].count("inject node=0 id=254") >= 200
@@ -98,7 +107,8 @@ def test_two_nodes_are_deterministic(wire_host, tmp_path):
         assert _pingpong(wire_host, tmp_path, seeds) == calm
     # A frame that found the wire free arrives exactly one_way() after it
     # was sent (the simulation's link: 2 us, 3 us NICs, 500 ns cable).
-    first_tx = int(calm[0].split("\n")[0].split("at=")[1])
+    first_tx = int(next(x for x in calm[0].partition("\njoined ")[2].splitlines()
+                        if x.startswith("tx ")).split("at=")[1])
     first_rx = int(next(x for x in calm[1].splitlines() if x.startswith("rx ")).split("at=")[1])
     ether = link.Link(10, 500, 2000, 3000, **{"preamble": 8, "ifg": 12, "fcs": 4,
                                              "min_frame": 64, "max_frame": 1518})
