@@ -37,7 +37,6 @@
  *    be past that time + L: so it asks the peer to acknowledge, and wakes
  *    no earlier than the peer's time at the acknowledgement - L + 1.
  *
- *
  * Booting.  A machine boots off the wire, with no check points, and joins
  * it at its kernel's first idle (the shell waiting for its first line),
  * where both go on from the later of the two joining times: the one that
@@ -52,7 +51,8 @@
  * joining time is a function of the machine's own execution, so the time
  * both go on from is the two guests' alone.
  *
- * Waiting blocks on a futex (a host thread that spins steals the other
+ * Waiting looks for a few microseconds while the peer is seen to run,
+ * then blocks on a futex (a host thread that spins on steals the other
  * machine's core on a loaded host); the node that changes something its
  * sleeping peer waits for rings its bell.
  */
@@ -222,14 +222,65 @@ static void publish(uint64_t msf, uint64_t now)
     ring_bell(W.peer, true);
 }
 
+/* Looking before sleeping.  Two running machines with a short lookahead
+ * (ds3100-riscv: some 550 instructions, a quantum a quarter of that) meet
+ * every few microseconds of host time, and a futex sleep and its wake
+ * cost more CPU than that.  So a node that must wait first looks at
+ * `ready` for as long as its peer is seen to run: the peer stores its
+ * time at every check point (publish), so a time that has not changed for
+ * LOOK_STALL_NS means the peer is not on a CPU (a host busier than its
+ * cores, or the peer held for its card by QEMU's main loop) and I sleep
+ * rather than take the core it needs; so does a peer asleep itself, and
+ * any look longer than LOOK_MAX_NS.  A fixed look, taken whatever the
+ * peer did, never once saw the peer move at load 8-20 (20 us tried), and
+ * a look that shrank with every miss gave up too soon at load 1. */
+#define LOOK_STALL_NS 5000u
+#define LOOK_MAX_NS 30000u
+
+static void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+static bool look_until(bool (*ready)(void *), void *arg)
+{
+    if (atomic_load(&W.peer->sleeping) || peer_done())
+        return false;
+    uint64_t seen = atomic_load_explicit(&W.peer->now, memory_order_relaxed);
+    uint64_t t0 = host_ns(), moved = t0;
+    for (;;) {
+        if (ready(arg)) {
+            W.host.looks_won++;
+            return true;
+        }
+        for (int i = 0; i < 16; i++)
+            relax();
+        uint64_t t = host_ns(), peer_now = atomic_load_explicit(&W.peer->now,
+                                                                memory_order_relaxed);
+        if (peer_now != seen) {
+            seen = peer_now;
+            moved = t;
+        }
+        if (t - moved > LOOK_STALL_NS || t - t0 > LOOK_MAX_NS ||
+            atomic_load(&W.peer->sleeping))
+            break;
+    }
+    W.host.looks_lost++;
+    return false;
+}
+
 /* Sleep until my bell rings (or a second passes), unless `ready` holds
- * once I have said I sleep: the peer checks `sleeping` after it changes
- * what `ready` reads, so one of us sees the other.  No spinning first: on
- * a host busier than its cores a spinning node holds the core its peer
- * needs (tried: 20 us of spinning before each sleep never once saw the
- * peer move on the shared two-core machine, and cost more CPU). */
+ * after a look (above), or once I have said I sleep: the peer checks
+ * `sleeping` after it changes what `ready` reads, so one of us sees the
+ * other. */
 static void sleep_unless(bool (*ready)(void *), void *arg, uint64_t want)
 {
+    if (look_until(ready, arg))
+        return;
     uint32_t seen = atomic_load(&W.me->bell);
     atomic_store(&W.me->want, want);
     atomic_store(&W.me->sleeping, 1);

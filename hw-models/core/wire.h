@@ -158,6 +158,7 @@ struct wire_stats {
  * times, may differ between runs). */
 struct wire_host {
     uint64_t checks, sleeps, wakes, sleep_ns;
+    uint64_t looks_won, looks_lost;     /* waits ended by looking; looks that gave up */
 };
 
 /* Open the shared file and the link, num / den time units making a ns;
