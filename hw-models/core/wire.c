@@ -239,7 +239,7 @@ static void publish(uint64_t msf, uint64_t now)
 
 static void relax(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ volatile("yield");
