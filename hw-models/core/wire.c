@@ -513,12 +513,11 @@ uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn i
     if (!W.joined) {
         /* The first idle: join, the clock jumping to where both go on
          * from; a deadline passed in the jump wakes the machine there. */
-        uint64_t from = wire_join(now);
-        if (from > now) {
-            W.st.idle += from - now;
-            dist = dist == 0 ? 0 : dist > from - now ? dist - (from - now) : 1;
-            now = from;
-        }
+        uint64_t jump = wire_join(now) - now;
+        W.st.idle += jump;
+        if (dist)
+            dist = dist > jump ? dist - jump : 1;
+        now += jump;
     }
     if ((uint32_t)(W.st.rx_frames - taken) != 0) {
         /* A frame went in while the guest could not take it: its

@@ -24,10 +24,10 @@
  * takes its interrupt at the next block; every fifth block stalls (as a
  * cache miss would), which moves the clock but not the check points.
  * Each boots off the wire first (node 0 longer, sending a frame that is
- * dropped) and joins at its first idle.  Node 0 sends ROUNDS requests, each after some work, and idles until the
- * reply; node 1 idles until a request, works, and replies, and then
- * works on, sending up to two notices that node 0 takes while it works.  Both
- * traces, every injection's time included, must come out the same
+ * dropped) and joins at its first idle.  Node 0 sends ROUNDS requests,
+ * each after some work, and idles until the reply; node 1 idles until a
+ * request, works, and replies, and then works on, sending up to two
+ * notices that node 0 takes while it works.  Both traces, every injection's time included, must come out the same
  * whatever the host does in between (the jitter: random sleeps).
  */
 #include <fcntl.h>

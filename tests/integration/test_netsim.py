@@ -206,9 +206,9 @@ def test_frames_the_card_drops_itself_are_accounted(tmp_path):
     n = 3000
     with Pair(LANCE_ARCH, profiles.load("none"), tmp_path,
               flood=garbage.Schedule(n, every_ns=100, start_ns=1_000_000_000)) as p:
+        def taken(st):
+            return st["rx_frames"] + st["rx_nobuf"] + st["rx_errors"] + st["rx_missed"]
         for node in ("a", "b"):
-            def taken(st):
-                return st["rx_frames"] + st["rx_nobuf"] + st["rx_errors"] + st["rx_missed"]
             stats = counted_stats(p.guests[node], lambda st: taken(st) >= n)
             assert taken(stats) == n, (node, stats)
             assert stats["rx_missed"] > 0, (node, stats)
