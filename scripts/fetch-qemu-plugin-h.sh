@@ -7,35 +7,18 @@
 # it is fetched at build time into build/ and never committed.
 #
 # The header is cached in the project's cache directory (scripts/lib.sh:
-# ~/.cache/ousterhout/), so a machine downloads the 39 MB tarball once.
-# `apt-get source --download-only` exits non-zero here because the .dsc of
-# the backport is missing from the mirror, but the orig tarball arrives:
-# we ignore its exit status and check for the tarball instead.
+# ~/.cache/ousterhout/), from the tarball that scripts/lib.sh downloads once.
 set -euo pipefail
 
-. "$(dirname "$0")/lib.sh"              # CACHE, SUDO
+. "$(dirname "$0")/lib.sh"              # CACHE, QEMU_VERSION, qemu_source_tarball
 dest=${1:?usage: fetch-qemu-plugin-h.sh DEST/qemu-plugin.h}
-version=10.0.2
-cached=$CACHE/qemu-plugin-$version.h
+cached=$CACHE/qemu-plugin-$QEMU_VERSION.h
 
 if [ ! -s "$cached" ]; then
+    echo "hw-models: fetching qemu-plugin.h from the QEMU $QEMU_VERSION source tarball"
+    tarball=$(qemu_source_tarball)
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    echo "hw-models: fetching qemu-plugin.h from the QEMU $version source tarball"
-    fetch() {
-        (cd "$tmp" && apt-get source --download-only -qq "qemu/bookworm-backports" >/dev/null 2>&1) || true
-        tarball=$(ls "$tmp"/qemu_"$version"*.orig.tar.* 2>/dev/null | head -1 || true)
-    }
-    fetch
-    if [ -z "$tarball" ]; then          # the source index may be missing: update once
-        $SUDO apt-get update -qq >/dev/null 2>&1 || true
-        fetch
-    fi
-    if [ -z "$tarball" ]; then
-        echo "hw-models: could not download the QEMU $version source tarball" >&2
-        echo "hw-models: (needs the deb-src line of bookworm-backports: run make deps)" >&2
-        exit 1
-    fi
     tar xf "$tarball" -C "$tmp" --wildcards '*/include/qemu/qemu-plugin.h'
     mkdir -p "$CACHE"
     cp "$tmp"/qemu-*/include/qemu/qemu-plugin.h "$cached.tmp"

@@ -77,6 +77,15 @@ _QEMU_COMMON = ("-icount", "shift=0,sleep=off", "-display", "none", "-monitor", 
                 "-no-reboot")
 
 
+# A virtio-mmio card whose queue notifies are handled inside the guest's
+# register write, on the vCPU's thread: with an ioeventfd (QEMU's default)
+# the write only signals it and the main loop handles the notify later.
+# The wire's model takes what the card sent right after the write
+# (hw-models/qemu/net.c); with the card's tx=sync (the wire's QEMU) the
+# frame has then been sent.
+_VIRTIO_SYNC = ("-global", "virtio-mmio.ioeventfd=off")
+
+
 @dataclass(frozen=True)
 class Qemu:
     """A QEMU system emulator that boots the kernel image with -kernel."""
@@ -86,6 +95,10 @@ class Qemu:
     # The board's firmware (-bios): a file make builds beside the kernel
     # image; "" for the board's own or none.
     firmware: str = ""
+    # A script that builds this QEMU into the cache and says where
+    # (`script --path`: its bin directory), rather than Debian's on PATH:
+    # the wire's patched QEMU (wire_emulator()).
+    build_script: str = ""
 
     @property
     def name(self) -> str:
@@ -97,9 +110,16 @@ class Qemu:
         return self.binary.removeprefix("qemu-system-")
 
     def locate(self) -> str | None:
+        if self.build_script:
+            where = _built_path(self.build_script)
+            return shutil.which(str(Path(where) / self.binary)) if where else None
         return shutil.which(self.binary)
 
     def missing(self, arch: str) -> str:
+        if self.build_script:
+            where = _built_path(self.build_script) or self.build_script
+            return (f"the wire's QEMU ({where}/{self.binary}) is not built: run "
+                    f"`{self.build_script}` (make test does)")
         return f"emulator {self.binary!r} not found on PATH: run `make deps`"
 
     def argv(self, exe: str, image: Path, interactive: bool,
@@ -133,12 +153,15 @@ class Qemu:
                                  timeout=10).stdout
         except (OSError, subprocess.TimeoutExpired):
             return None
-        return out.strip().splitlines()[0] if out.strip() else None
+        first = out.strip().splitlines()[0] if out.strip() else None
+        if first and self.build_script:     # which patch: its build's hash
+            first += f", patched by {self.build_script} ({Path(exe).parent.parent.name})"
+        return first
 
 
 @cache
-def _simh_path(script: str) -> str | None:
-    # Asked once per process: the path names the hash of SIMH's sources.
+def _built_path(script: str) -> str | None:
+    # Asked once per process: the path names the hash of the build's sources.
     try:
         out = subprocess.run([str(ROOT / script), "--path"], capture_output=True, text=True,
                              timeout=30, check=True).stdout.strip()
@@ -162,11 +185,11 @@ class Simh:
         return f"our SIMH ({self.build_script})"
 
     def locate(self) -> str | None:
-        path = _simh_path(self.build_script)
+        path = _built_path(self.build_script)
         return shutil.which(path) if path else None
 
     def missing(self, arch: str) -> str:
-        where = _simh_path(self.build_script) or self.build_script
+        where = _built_path(self.build_script) or self.build_script
         return f"our SIMH ({where}) is not built: run `make ARCH={arch}`"
 
     def argv(self, exe: str, image: Path, interactive: bool,
@@ -234,11 +257,6 @@ class Machine:
     # {mac} its Ethernet address; the emulator's nic_on_wire puts it on a
     # wire (harness/guest/netpair.py).  Empty: no driver.
     nic: tuple[str, ...] = ()
-    # A deterministic two-machine run (harness/net/): the kernel virtual
-    # address of a device register whose read changes nothing, which the
-    # model reads to wait for QEMU's main loop to finish what it is doing
-    # (hw-models/qemu/net.c, "the barrier"); None: no such run on this board.
-    net_barrier: int | None = None
 
     # ---- the hardware model (harness/model/modelargs.py)
     # Its back end: "qemu-plugin" (build/hw-models/libhwmodel.so) or "simh"
@@ -382,11 +400,8 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # virtio-net in a virtio-mmio slot, the modern interface
             # (kernel/dev/virtio_net.c says why): QEMU's virt board makes
             # legacy devices unless told.
-            nic=("-global", "virtio-mmio.force-legacy=false",
-                 "-device", "virtio-net-device,netdev=net0,mac={mac}"),
-            # The PLIC's pending bits (0x0c001000), where the kernel maps
-            # devices (DEV(pa) = 0xc0000000 + pa: kernel/arch/riscv/machine.h).
-            net_barrier=0xCC001000,
+            nic=("-global", "virtio-mmio.force-legacy=false", *_VIRTIO_SYNC,
+                 "-device", "virtio-net-device,netdev=net0,mac={mac},tx=sync"),
             model="qemu-plugin", ram=(0x80000000, 128 << 20), model_profile="ds3100-riscv",
             tlb_refill="walk"),
     Machine("x86",
@@ -399,11 +414,6 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # A PCnet-PCI in the first free slot (kernel/arch/x86/nic.c); no
             # option ROM (the BIOS would run its network boot code).
             nic=("-device", "pcnet,netdev=net0,mac={mac},romfile="),
-            # The I/O APIC's IOREGSEL (the PC's 0xfec00000), which nic.c maps
-            # at the same virtual address when it finds the card: the card's
-            # registers are ports, which no memory read reaches, and the
-            # IOAPIC's select register reads back what was written.
-            net_barrier=0xFEC00000,
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="pc-p5",
             tlb_refill="walk", segment_loads=True),
     Machine("m68k",
@@ -413,11 +423,7 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             "QEMU virt, 68040",
             idle_warning=True,
             # virtio-net in a virtio-mmio slot (the board's are modern).
-            nic=("-device", "virtio-net-device,netdev=net0,mac={mac}"),
-            # The first goldfish PIC's STATUS register (QEMU hw/m68k/virt.c:
-            # 0xff000000), which the kernel reaches through its I/O
-            # transparent translation: virtual = physical.
-            net_barrier=0xFF000000,
+            nic=(*_VIRTIO_SYNC, "-device", "virtio-net-device,netdev=net0,mac={mac},tx=sync"),
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun3",
             tlb_refill="walk"),
     Machine("mips",
@@ -432,12 +438,6 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # A PCnet-PCI in slot 11, where the real Malta has its 79C973
             # (kernel/arch/mips/nic.c); no option ROM (nothing runs it).
             nic=("-device", "pcnet,netdev=net0,addr=0b,mac={mac},romfile="),
-            # The card's first port (its address PROM, at the I/O address
-            # nic.c gives it, 0x1000) through kseg1: a 32-bit read there in
-            # the card's 16-bit mode returns all ones and touches nothing
-            # (QEMU's pcnet_ioport_read); the 8259s' ports would not do (a
-            # read after a poll command acknowledges an interrupt).
-            net_barrier=0xB8001000,
             # The kernel runs in kseg0: RAM at physical 0, seen at 0x80000000.
             model="qemu-plugin", other_vectors=("tlb_refill",), ram=(0, 128 << 20),
             model_profile="ds3100", tlb_refill="software",
@@ -463,13 +463,6 @@ MACHINES: dict[str, Machine] = {m.arch: m for m in (
             # `ether` tells the kernel it is connected (QEMU's board has
             # it, connected or not: kernel/arch/sparc/nic.c).
             nic=("-net", "nic,model=lance,netdev=net0,macaddr={mac}", "-append", "ether"),
-            # The system interrupt controller's pending register (0x71e10000,
-            # seen at DEV(pa) = 0xf0000000 | pa & 0x0fffffff: machine.h), as
-            # the PLIC's on riscv.  Not the LANCE's own registers: they take
-            # 16-bit accesses only, so QEMU splits the model's 32-bit read;
-            # from RAP its second half falls outside the chip's 4 bytes, and
-            # RDP's runs the chip's code (its poll timer, CSR0's interrupt).
-            net_barrier=0xF1E10000,
             model="qemu-plugin", ram=(0, 128 << 20), model_profile="sun4",
             window_symbols=("window_overflow", "window_underflow"),
             # The 16th load of the chase sits in the loop branch's delay slot,
@@ -519,6 +512,36 @@ def get(arch: str) -> Machine:
 # its image holding guests/testimage/'s programs too, built into this
 # directory beside each image.
 TEST_IMAGE_DIR = "test"
+
+
+# The wire's QEMU (scripts/qemu-wire.sh): Debian's QEMU 10.0.2 with
+# hw-models/qemu/qemu-wire.patch, which two machines on the deterministic
+# wire run (docs/network.md, "Why QEMU is patched").
+WIRE_QEMU_SCRIPT = "scripts/qemu-wire.sh"
+
+
+def wire_emulator(m: Machine) -> Machine:
+    """`m` as a node of the deterministic wire runs it: a QEMU board on the
+    wire's patched QEMU (the same board and arguments); SIMH as it is."""
+    if isinstance(m.emulator, Qemu) and m.nic:
+        return replace(m, emulator=replace(m.emulator, build_script=WIRE_QEMU_SCRIPT))
+    return m
+
+
+def wire_qemu_targets() -> list[str]:
+    """QEMU's target names (riscv32 ...) of the boards wire_emulator()
+    puts on the patched QEMU: what scripts/qemu-wire.sh builds."""
+    return sorted({m.emulator.target for m in MACHINES.values()
+                   if isinstance(m.emulator, Qemu) and m.nic})
+
+
+def build_wire_qemu() -> None:
+    """Build the wire's QEMU unless it is built (once per version of the
+    patch: some 7 minutes on two cores; make test builds it first)."""
+    try:
+        subprocess.run([str(ROOT / WIRE_QEMU_SCRIPT)], check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SetupError(f"{WIRE_QEMU_SCRIPT} failed ({e}): the wire needs its patched QEMU")
 
 
 def test_image_path(image: str) -> str:

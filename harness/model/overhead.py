@@ -158,9 +158,12 @@ def _two(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int
 
 
 def _one(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int]:
-    """One machine, the same model, the same programs (none: nothing)."""
+    """One machine, the same model, the same programs (none: nothing), on
+    the same emulator as the pair's (the wire's QEMU: a build of its own,
+    whose speed is not the lockstep's to answer for)."""
     from ..net.pair import none_as_model
-    m = machines.get(arch)
+    machines.build_wire_qemu()
+    m = machines.wire_emulator(machines.get(arch))
     command = LOCKSTEP_WORK.get(work or "")
     g = runs.start(m, hw if hw.model else none_as_model(hw, arch), logdir / "lockstep-one.log",
                    logdir / "lockstep-one.hw.log")
@@ -229,7 +232,8 @@ def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path |
     path.write_text(text)
     path.with_suffix(".json").write_text(json.dumps(
         {"table": text, "runs": all_runs,
-         "provenance": provenance.record(machines.get(arch), hw)}, indent=1) + "\n")
+         "provenance": provenance.record(machines.wire_emulator(machines.get(arch)), hw)},
+        indent=1) + "\n")
     return text, path
 
 

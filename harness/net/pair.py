@@ -7,10 +7,11 @@ hardware model, kept in step on modelled time through a shared file
         pair.b.begin("netd"); pair.b.wait_for("netd: ready")
         out = pair.a.run(f"netbench {pair.address('b')}")
 
-Each node's QEMU has the board's network card (the registry's `nic`) on a
-`-netdev dgram` whose other end is its model's socket (net_sock=), and a
-QMP socket for the model's barrier where an MMIO read cannot serve
-(hw-models/qemu/net.c).  Our SIMH's DELQA is attached to the model's wire
+Each node runs the wire's patched QEMU (machines.wire_emulator: built
+once by scripts/qemu-wire.sh) with the board's network card (the
+registry's `nic`) on a `-netdev dgram` named net0, which sends what the
+card sends to its model's socket (net_sock=); frames due enter the card
+through net0 from the model itself (hw-models/qemu/net.c).  Our SIMH's DELQA is attached to the model's wire
 itself (`attach xq wire`: hw-models/simh/vax_ether.c, vax_wire.c), with no
 socket and no barrier.  The files live in a directory of the pair's own,
 removed at the end.  The stations' Ethernet and IPv4 addresses are those
@@ -70,10 +71,8 @@ FRONT_ENDS = ("qemu-plugin", "simh")
 def on_wire(machine: machines.Machine) -> bool:
     """Whether two of this board can run on the wire: a card the kernel
     drives, and a front end that can hand it frames at their times (QEMU's
-    needs a barrier register; our SIMH, one thread, needs none)."""
-    if not machine.nic or machine.model not in FRONT_ENDS:
-        return False
-    return machine.model == "simh" or machine.net_barrier is not None
+    runs on the wire's patched QEMU: machines.wire_emulator)."""
+    return bool(machine.nic) and machine.model in FRONT_ENDS
 
 
 def none_as_model(hw: profiles.Profile, arch: str) -> profiles.Profile:
@@ -134,10 +133,12 @@ class Pair:
             raise SetupError(f"arch {arch!r}: the wire has no {self.machine.model} front end "
                              f"yet (docs/network.md)")
         if not on_wire(self.machine):
-            raise SetupError(f"arch {arch!r}: no network card driver and barrier register "
-                             f"for two machines yet (harness/guest/machines.py: nic, "
-                             f"net_barrier)")
+            raise SetupError(f"arch {arch!r}: no network card driver for two machines yet "
+                             f"(harness/guest/machines.py: nic)")
         self.simh = self.machine.model == "simh"
+        if not self.simh:
+            machines.build_wire_qemu()
+            self.machine = machines.wire_emulator(self.machine)
         self.model = hw if hw.model else none_as_model(hw, arch)
         self.guests: dict[str, Guest] = {}
         self.argv: dict[str, list[str]] = {}
@@ -168,15 +169,12 @@ class Pair:
         station = NODES[node][1]
         qemu_sock = self.dir / f"{node}-qemu.sock"
         model_sock = self.dir / f"{node}-model.sock"
-        qmp = self.dir / f"{node}-qmp.sock"
         netdev = (f"dgram,id=net0,local.type=unix,local.path={qemu_sock},"
                   f"remote.type=unix,remote.path={model_sock}")
-        emulator = (["-netdev", netdev] + [a.format(mac=mac(station)) for a in self.machine.nic]
-                    + ["-qmp", f"unix:{qmp},server=on,wait=off"])
+        emulator = ["-netdev", netdev] + [a.format(mac=mac(station)) for a in self.machine.nic]
         elf = self.machine.elf_path()
         syms = Symbols.load(elf)
-        run = {"net_sock": model_sock, "net_dev": qemu_sock, "net_qmp": qmp,
-               "net_bql": self.machine.net_barrier,
+        run = {"net_sock": model_sock, "net_dev": "net0",
                "net_tx_pc": kernel_symbol(syms, TX_SYMBOL, elf),
                "net_idle_pc": kernel_symbol(syms, IDLE_SYMBOL, elf),
                "net_cons_pc": kernel_symbol(syms, CONSOLE_SYMBOL, elf),

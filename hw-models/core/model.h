@@ -109,12 +109,11 @@ struct hw_params {
     struct wire_params wire;
     bool net_dma;                       /* the NIC moves frames to and from
                                            memory itself: charge its bus time */
-    /* The QEMU front end's side of it (qemu/net.c): its end of the
-     * netdev's sockets and the netdev's, a QMP socket, an MMIO register
-     * whose read takes QEMU's lock (a kernel virtual address), and the
-     * kernel's net_tx_kicked(), net_idle() and console_intr(). */
-    const char *net_sock, *net_dev, *net_qmp;
-    uint64_t net_bql, net_tx_pc, net_idle_pc, net_cons_pc, net_halt_pc;
+    /* The QEMU front end's side of it (qemu/net.c): the socket the card's
+     * netdev sends to, the netdev's id (frames enter there), and the
+     * kernel's net_tx_kicked(), net_idle(), console_intr() and arch_halt(). */
+    const char *net_sock, *net_dev;
+    uint64_t net_tx_pc, net_idle_pc, net_cons_pc, net_halt_pc;
 };
 
 /* The engine's state: one model, one processor. */

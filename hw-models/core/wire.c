@@ -104,6 +104,8 @@ static struct {
     uint64_t garbage_next, garbage_every;
     struct wire_stats st;
     struct wire_host host;
+    uint64_t check_host, check_gap;     /* what I publish in wire_node's of those names */
+    bool slept;                         /* since my last check point */
 } W;
 
 /* ------------------------------------------------------------ futex */
@@ -124,8 +126,10 @@ static void futex_wait(_Atomic uint32_t *word, uint32_t seen)
     uint64_t t0 = host_ns();
     W.host.sleeps++;
     if (syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, seen, &ts, NULL, 0) < 0 &&
-        errno == ETIMEDOUT)
+        errno == ETIMEDOUT) {
+        W.host.timeouts++;
         peer_alive();
+    }
     W.host.sleep_ns += host_ns() - t0;
 }
 
@@ -139,6 +143,11 @@ static void futex_wake(_Atomic uint32_t *word)
  * has reached what n waits for. */
 static void ring_bell(struct wire_node *n, bool msf_only)
 {
+    /* What I changed before calling (a ring's head or tail, stored with
+     * release only) must be seen by n before I look at its flag, as n
+     * looks at what I change after setting it (sleep_unless): a release
+     * store and a later load may pass each other, on x86 too. */
+    atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load(&n->sleeping))
         return;
     if (msf_only && W.msf < atomic_load(&n->want))
@@ -222,20 +231,26 @@ static void publish(uint64_t msf, uint64_t now)
     ring_bell(W.peer, true);
 }
 
-/* Looking before sleeping.  Two running machines with a short lookahead
- * (ds3100-riscv: some 550 instructions, a quantum a quarter of that) meet
- * every few microseconds of host time, and a futex sleep and its wake
- * cost more CPU than that.  So a node that must wait first looks at
- * `ready` for as long as its peer is seen to run: the peer stores its
- * time at every check point (publish), so a time that has not changed for
- * LOOK_STALL_NS means the peer is not on a CPU (a host busier than its
- * cores, or the peer held for its card by QEMU's main loop) and I sleep
- * rather than take the core it needs; so does a peer asleep itself, and
- * any look longer than LOOK_MAX_NS.  A fixed look, taken whatever the
- * peer did, never once saw the peer move at load 8-20 (20 us tried), and
- * a look that shrank with every miss gave up too soon at load 1. */
+/* Looking before sleeping.  A futex sleep and its wake cost tens of
+ * microseconds of CPU on a virtual machine, more than many waits last:
+ * two running machines with a short lookahead (ds3100-riscv: some 550
+ * instructions, a quantum a quarter of that) meet every few microseconds
+ * of host time, and in a round trip one machine waits while the other
+ * takes the frame and answers (some 40 us of host time).  So a node that
+ * must wait first looks at `ready` for as long as its peer is seen to
+ * run, up to LOOK_MAX_NS: the peer stores the host time of each of its
+ * check points and how far apart they come (check_host, check_gap), so
+ * one that has not come for twice that (at least LOOK_STALL_NS) means
+ * the peer is not on a CPU (a host busier than its cores) and I sleep
+ * rather than take the core it needs; so does a peer asleep itself.
+ * Under profile none a check point comes every 14,400 instructions, some
+ * 40 us: a fixed 5 us stall gave up on nearly every look of a round trip
+ * (25,894 lost against 1,705 won on one machine of `netbench -n 1000`).
+ * A fixed look, taken whatever the peer did, never once saw the peer
+ * move at load 8-20 (20 us tried), and a look that shrank with every
+ * miss gave up too soon at load 1. */
 #define LOOK_STALL_NS 5000u
-#define LOOK_MAX_NS 30000u
+#define LOOK_MAX_NS 150000u
 
 static void relax(void)
 {
@@ -250,8 +265,7 @@ static bool look_until(bool (*ready)(void *), void *arg)
 {
     if (atomic_load(&W.peer->sleeping) || peer_done())
         return false;
-    uint64_t seen = atomic_load_explicit(&W.peer->now, memory_order_relaxed);
-    uint64_t t0 = host_ns(), moved = t0;
+    uint64_t t0 = host_ns();
     for (;;) {
         if (ready(arg)) {
             W.host.looks_won++;
@@ -259,13 +273,11 @@ static bool look_until(bool (*ready)(void *), void *arg)
         }
         for (int i = 0; i < 16; i++)
             relax();
-        uint64_t t = host_ns(), peer_now = atomic_load_explicit(&W.peer->now,
-                                                                memory_order_relaxed);
-        if (peer_now != seen) {
-            seen = peer_now;
-            moved = t;
-        }
-        if (t - moved > LOOK_STALL_NS || t - t0 > LOOK_MAX_NS ||
+        uint64_t t = host_ns();
+        uint64_t seen = atomic_load_explicit(&W.peer->check_host, memory_order_relaxed);
+        uint64_t gap = atomic_load_explicit(&W.peer->check_gap, memory_order_relaxed);
+        uint64_t stall = 2 * gap > LOOK_STALL_NS ? 2 * gap : LOOK_STALL_NS;
+        if (t - (seen > t0 ? seen : t0) > stall || t - t0 > LOOK_MAX_NS ||
             atomic_load(&W.peer->sleeping))
             break;
     }
@@ -276,17 +288,37 @@ static bool look_until(bool (*ready)(void *), void *arg)
 /* Sleep until my bell rings (or a second passes), unless `ready` holds
  * after a look (above), or once I have said I sleep: the peer checks
  * `sleeping` after it changes what `ready` reads, so one of us sees the
- * other. */
-static void sleep_unless(bool (*ready)(void *), void *arg, uint64_t want)
+ * other (the fences: here and in ring_bell).  `want(arg)` is how far the
+ * peer's msf must get before its publishing is worth a ring (NULL: any
+ * ring will do), asked after `ready`, which may lower what I wait for:
+ * an idle node that finds a new frame in its ring waits for the time the
+ * frame is due, not its deadline.  Asked before, it kept the deadline's
+ * want, the peer published an msf enough for the frame but short of that
+ * want, rang nobody, and both nodes slept out the futex's second
+ * (`netbench -n 100` under none: 5 times on each node; the model's
+ * numbers were never touched, only the host's time). */
+static void sleep_unless(bool (*ready)(void *), uint64_t (*want)(void *), void *arg)
 {
     if (look_until(ready, arg))
         return;
     uint32_t seen = atomic_load(&W.me->bell);
-    atomic_store(&W.me->want, want);
+    uint64_t w = want ? want(arg) : WIRE_NEVER;
+    atomic_store(&W.me->want, w);
     atomic_store(&W.me->sleeping, 1);
-    if (!ready(arg))
-        futex_wait(&W.me->bell, seen);
+    for (;;) {
+        atomic_thread_fence(memory_order_seq_cst);  /* the other half of ring_bell's */
+        if (ready(arg))
+            break;
+        uint64_t now_w = want ? want(arg) : WIRE_NEVER;
+        if (now_w == w) {
+            futex_wait(&W.me->bell, seen);
+            break;
+        }
+        w = now_w;                      /* ready() lowered it: say so, and look again */
+        atomic_store(&W.me->want, w);
+    }
     atomic_store(&W.me->sleeping, 0);
+    W.slept = true;
 }
 
 /* ------------------------------------------------------------ frames to me */
@@ -358,6 +390,12 @@ static bool batch_known(void *arg)
     return now + W.quantum < horizon();
 }
 
+static uint64_t batch_want(void *arg)
+{
+    uint64_t want = ((struct at *)arg)->now + W.quantum + 1;
+    return want > W.lookahead ? want - W.lookahead : 0;
+}
+
 /* The first frame due after `now` and by `end`, or WIRE_NEVER. */
 static uint64_t next_by(uint64_t now, uint64_t end)
 {
@@ -370,12 +408,19 @@ uint64_t wire_check(uint64_t now, wire_inject_fn inject)
     if (!W.on || !W.joined)             /* closed (the machine powers off), or booting */
         return WIRE_NEVER;
     W.host.checks++;
+    uint64_t h = host_ns();             /* how often I check, for my peer's look */
+    if (W.check_host && !W.slept) {
+        W.check_gap = (7 * W.check_gap + (h - W.check_host)) / 8;
+        atomic_store_explicit(&W.me->check_gap, W.check_gap, memory_order_relaxed);
+    }
+    W.check_host = h;
+    W.slept = false;
+    atomic_store_explicit(&W.me->check_host, h, memory_order_relaxed);
     publish(now, now);
     deliver(now, inject);
     while (now + W.quantum >= horizon_acked(now)) {
         struct at a = { now };
-        uint64_t want = now + W.quantum + 1;
-        sleep_unless(batch_known, &a, want > W.lookahead ? want - W.lookahead : 0);
+        sleep_unless(batch_known, batch_want, &a);
         deliver(now, inject);
     }
     W.batch_end = now + W.quantum;
@@ -447,6 +492,12 @@ static bool can_wake(void *arg)
     return input_waiting() || i->event < horizon();
 }
 
+static uint64_t wake_want(void *arg)
+{
+    uint64_t e = ((struct idle *)arg)->event;
+    return e == WIRE_NEVER ? WIRE_NEVER : e >= W.lookahead ? e - W.lookahead + 1 : 0;
+}
+
 static bool acked(void *arg)
 {
     return atomic_load(&W.me->ack_req) == atomic_load(&W.peer->acked) ||
@@ -465,7 +516,7 @@ static uint64_t input_wake(uint64_t now)
     ring_bell(W.peer, false);
     while (atomic_load(&W.peer->acked) != req && !peer_done()) {
         horizon_acked(now);             /* the peer may be asking me the same */
-        sleep_unless(acked, NULL, WIRE_NEVER);
+        sleep_unless(acked, NULL, NULL);
     }
     if (!peer_done()) {
         uint64_t p = atomic_load(&W.peer->acked_now);
@@ -490,7 +541,7 @@ uint64_t wire_join(uint64_t now)
     atomic_store(&W.me->joined, now + 1);
     ring_bell(W.peer, false);
     while (!peer_joined(NULL))
-        sleep_unless(peer_joined, NULL, WIRE_NEVER);
+        sleep_unless(peer_joined, NULL, NULL);
     uint64_t p = atomic_load(&W.peer->joined);
     if (!peer_done() && p - 1 > now)
         now = p - 1;
@@ -544,8 +595,7 @@ uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn i
             deliver(at, inject);
             return at;
         }
-        sleep_unless(can_wake, &i, i.event == WIRE_NEVER ? WIRE_NEVER
-                     : i.event >= W.lookahead ? i.event - W.lookahead + 1 : 0);
+        sleep_unless(can_wake, wake_want, &i);
     }
 }
 

@@ -108,7 +108,12 @@ struct wire_node {
     _Atomic uint32_t bell;              /* futex word: bumped for each wake */
     uint32_t pad1;
     _Atomic uint64_t input;             /* console characters the harness wrote */
-    uint8_t pad2[48];
+    /* Written by this node (here to keep the offsets above): host time
+     * only, for a peer deciding whether to look or sleep (wire.c,
+     * look_until); nothing modelled depends on them. */
+    _Atomic uint64_t check_host;        /* host ns of its last check point */
+    _Atomic uint64_t check_gap;         /* host ns between its check points, averaged */
+    uint8_t pad2[32];
     /* The ring of frames to this node: head by the peer, tail by this node. */
     _Atomic uint64_t head;
     uint8_t pad3[56];
@@ -159,6 +164,8 @@ struct wire_stats {
 struct wire_host {
     uint64_t checks, sleeps, wakes, sleep_ns;
     uint64_t looks_won, looks_lost;     /* waits ended by looking; looks that gave up */
+    uint64_t timeouts;                  /* sleeps no ring ended: a second each (0 in a
+                                           run whose machines both go on) */
 };
 
 /* Open the shared file and the link, num / den time units making a ns;

@@ -4,10 +4,10 @@
  * registers none of this, and its instrumentation is what it was.
  *
  * The guest's NIC is QEMU's own (virtio-net, the PCnet ...), with a
- * `-netdev dgram` whose other end is a Unix datagram socket of ours
- * (net_sock=, bound here; QEMU's end is at net_dev=): every frame the card
- * sends arrives here as one datagram, and every datagram sent to QEMU's
- * end is a frame the card receives.  What this file adds is when:
+ * `-netdev dgram` (its id net_dev=) that sends to a Unix datagram socket
+ * of ours (net_sock=, bound here): every frame the card sends arrives here
+ * as one datagram.  Frames for the card enter through the netdev from
+ * here (below).  What this file adds is when:
  *
  *  - Check points.  An inline counter (budget) counts down the static
  *    cost of the blocks run, and a conditional callback at the start of
@@ -15,25 +15,19 @@
  *    point, or at the time of a frame core/wire.c said is due before then
  *    (wire.h: why static cost, and why stalls only make them late).  None
  *    while the machine boots: it joins the wire at its first idle.
- *  - Injection (RX).  The vCPU is held inside the callback while the frame
- *    goes to QEMU's socket, until QEMU has read it (the datagram carries
- *    a pipe's write end: inject() says how), and then until QEMU's main
- *    loop has finished handling it:
- *    reading an MMIO register (net_bql=, a kernel virtual address) takes
- *    QEMU's big lock, which the main loop holds while a netdev hands a
- *    frame to its card and the card raises its interrupt.  So when the
- *    callback returns the frame is in guest memory and the interrupt is
- *    pending, and the guest takes it at the next block boundary, whatever
- *    the host's threads did.  Where the register cannot be read (the vCPU
- *    in user mode, on an ISA whose debug reads check privilege), a QMP
- *    command round trip (net_qmp=) does the same: the main loop answers it
- *    only between handlers.
+ *  - Injection (RX).  A frame due goes to the card from inside the
+ *    callback, on the vCPU's own thread: qemu_plugin_net_receive(), which
+ *    the project's patch to QEMU adds (hw-models/qemu/qemu-wire.patch,
+ *    docs/network.md "Why QEMU is patched"), hands it to the netdev's
+ *    card under QEMU's big lock.  So when the callback returns the frame
+ *    is in guest memory and the interrupt is pending, and the guest takes
+ *    it at the next block boundary; QEMU's main loop has no part in it.
  *  - Transmission (TX).  The kernel's net_tx_kicked() (net_tx_pc=), which
- *    its driver calls right after telling the card to send, holds the
- *    vCPU until the frame is on our socket (virtio-net sends from a
- *    main-loop bottom half; the PCnet at once), then takes the same
- *    barrier, so the card has finished with it, and hands it to the wire
- *    stamped with the model's time.
+ *    its driver calls right after telling the card to send, takes what
+ *    the card sent from our socket and hands it to the wire stamped with
+ *    the model's time.  The card sent it inside the guest's register
+ *    write, on the vCPU's thread (the PCnet always; virtio-net with the
+ *    patch's tx=sync), so it is there, and the card is done with it.
  *  - Idling.  The kernel's net_idle(ns, frames) (net_idle_pc=), called
  *    before it waits for an interrupt with the time to its next timer
  *    deadline and the frames it has taken from its card, holds the vCPU
@@ -47,20 +41,15 @@
  *  - Powering off.  At the kernel's arch_halt() (net_halt_pc=) the
  *    machine leaves the wire (wire_close(): halt_cb below says why).
  */
-#define _GNU_SOURCE                     /* memmem */
+#define _GNU_SOURCE                     /* SCHED_BATCH */
 #include <errno.h>
-#include <fcntl.h>
 #include <glib.h>
 #include <inttypes.h>
-#include <linux/sockios.h>
-#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/prctl.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,15 +63,11 @@
  * point; the callback fires when it is at or below BUDGET_BASE (QEMU's
  * conditions compare unsigned), so running past zero never wraps. */
 #define BUDGET_BASE (1ull << 62)
-#define HOST_TIMEOUT_NS 10000000000ull  /* a card that never answers: give up */
 
 static struct qemu_plugin_scoreboard *net_score;
 static qemu_plugin_u64 e_budget;
 static uint64_t *budget;                /* vCPU 0's word */
 static int sock = -1;
-static struct sockaddr_un dev_addr;
-static int qmp = -1;
-static GByteArray *barrier_buf;
 static uint64_t after_pc[4];            /* SPARC: hooks after the save */
 static uint8_t frame[65536];
 
@@ -100,123 +85,29 @@ static void fatal(const char *what)
     _exit(3);
 }
 
-/* ------------------------------------------------------------ the barrier */
-
-static char qmp_buf[8192];
-static size_t qmp_len;
-
-/* Read QMP's output until a line containing `want`. */
-static void qmp_until(const char *want)
-{
-    for (;;) {
-        char *nl;
-        while ((nl = memchr(qmp_buf, '\n', qmp_len)) != NULL) {
-            size_t n = (size_t)(nl - qmp_buf) + 1;
-            bool found = memmem(qmp_buf, n, want, strlen(want)) != NULL;
-            memmove(qmp_buf, qmp_buf + n, qmp_len - n);
-            qmp_len -= n;
-            if (found)
-                return;
-        }
-        if (qmp_len == sizeof(qmp_buf))
-            qmp_len = 0;                /* an event longer than the buffer */
-        ssize_t r = read(qmp, qmp_buf + qmp_len, sizeof(qmp_buf) - qmp_len);
-        if (r <= 0)
-            fatal("net_qmp_read_failed");
-        qmp_len += (size_t)r;
-    }
-}
-
-static void qmp_command(const char *cmd)
-{
-    if (write(qmp, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
-        fatal("net_qmp_write_failed");
-    qmp_until("\"return\"");
-}
-
-static void qmp_connect(void)
-{
-    struct sockaddr_un a = { .sun_family = AF_UNIX };
-    if (!hw.p.net_qmp)
-        fatal("net_barrier_unreadable: the MMIO register cannot be read here and no "
-              "net_qmp= socket was given");
-    snprintf(a.sun_path, sizeof(a.sun_path), "%s", hw.p.net_qmp);
-    qmp = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (qmp < 0 || connect(qmp, (struct sockaddr *)&a, sizeof(a)) < 0)
-        fatal("net_qmp_connect_failed");
-    qmp_until("\"QMP\"");               /* the greeting */
-    qmp_command("{\"execute\":\"qmp_capabilities\"}\n");
-}
-
-/* Barriers taken, and how many of them through QMP (HWNETHOLD: where the
- * register could not be read, the vCPU in user mode on mips and sparc). */
-static uint64_t barriers, barriers_qmp;
-
-/* Return only once QEMU's main loop holds no handler half done. */
-static void barrier(void)
-{
-    barriers++;
-    if (qemu_plugin_read_memory_vaddr(hw.p.net_bql, barrier_buf, 4))
-        return;
-    barriers_qmp++;
-    if (qmp < 0)
-        qmp_connect();
-    qmp_command("{\"execute\":\"query-status\"}\n");
-}
-
 /* ------------------------------------------------------------ frames */
 
-/* Host time spent holding the vCPU for the card (HWNETHOST; not deterministic). */
-static uint64_t hold_rx_ns, hold_tx_ns, rx_polls;
+/* The patch's entry point (hw-models/qemu/qemu-wire.patch).  Weak: a
+ * stock QEMU loads this plugin for one-machine runs, which never call it;
+ * net_install() refuses a wire without it. */
+extern long qemu_plugin_net_receive(const char *netdev, const void *buf, size_t len)
+    __attribute__((weak));
 
-/* wire.c's inject(): the frame into the card, its interrupt raised.
- *
- * How the vCPU learns that QEMU's main loop has read the frame, without
- * polling: the frame's datagram carries the write end of a fresh pipe
- * (SCM_RIGHTS), and we close our copy.  QEMU's netdev reads the datagram
- * without asking for control data, so the kernel drops the passed file as
- * the read returns; the pipe's last writer is then gone and its read end,
- * which we wait on, reports the hang-up.  One sleep and one wake, where
- * looking at the socket's queue (SIOCOUTQ) between short sleeps took
- * three sleeps a frame (perf: a fifth of all context switches of a
- * two-machine netbench).  The barrier then waits out the rest of the
- * handler, which holds QEMU's lock. */
+/* Host time spent handing frames to and from the card (HWNETHOLD; not
+ * deterministic), and frames the card had no room for: they wait in
+ * QEMU's queue until the guest gives it room (virtio-net; the PCnet drops
+ * a frame it has no buffer for and counts it, as the chip did). */
+static uint64_t hold_rx_ns, hold_tx_ns, rx_queued;
+
+/* wire.c's inject(): the frame into the card, its interrupt raised. */
 static void inject(const uint8_t *f, uint32_t len)
 {
     uint64_t t0 = host_ns();
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) < 0)
-        fatal("net_pipe_failed");
-    union {
-        struct cmsghdr h;
-        char space[CMSG_SPACE(sizeof(int))];
-    } ctl;
-    struct iovec iov = { .iov_base = (void *)f, .iov_len = len };
-    struct msghdr m = { .msg_name = &dev_addr, .msg_namelen = sizeof(dev_addr),
-                        .msg_iov = &iov, .msg_iovlen = 1,
-                        .msg_control = ctl.space, .msg_controllen = sizeof(ctl.space) };
-    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &p[1], sizeof(int));
-    if (sendmsg(sock, &m, 0) != (ssize_t)len)
-        fatal("net_send_to_qemu_failed");
-    close(p[1]);
-    struct pollfd pf = { .fd = p[0], .events = POLLIN };
-    for (;;) {
-        rx_polls++;
-        int r = poll(&pf, 1, (int)(HOST_TIMEOUT_NS / 1000000));
-        if (r == 1)
-            break;
-        if (r == 0)
-            fatal("nic_not_receiving: the card took no frame for 10 s (no receive "
-                  "buffers?)");
-        if (errno != EINTR)
-            fatal("net_poll_failed");
-    }
-    close(p[0]);
-    barrier();
+    long r = qemu_plugin_net_receive(hw.p.net_dev, f, len);
+    if (r < 0)
+        fatal("net_dev: QEMU has no netdev of that id");
+    if (r == 0)
+        rx_queued++;
     hw_net_dma(len, true);
     hold_rx_ns += host_ns() - t0;
 }
@@ -224,19 +115,17 @@ static void inject(const uint8_t *f, uint32_t len)
 /* The frames the card has sent since the last call, at least one. */
 static void collect(uint64_t now)
 {
-    struct pollfd p = { .fd = sock, .events = POLLIN };
-    if (poll(&p, 1, (int)(HOST_TIMEOUT_NS / 1000000)) != 1) {
-        hw_warn("net_tx_nothing: net_tx_kicked() but the card sent no frame");
-        return;
-    }
-    barrier();                          /* the card is done with it (virtio's used ring) */
+    bool any = false;
     for (;;) {
         ssize_t n = recv(sock, frame, sizeof(frame), MSG_DONTWAIT);
         if (n < 0)
             break;
+        any = true;
         hw_net_dma((uint32_t)n, false);
         wire_send(now, frame, (uint32_t)n);
     }
+    if (!any)
+        hw_warn("net_tx_nothing: net_tx_kicked() but the card sent no frame");
 }
 
 /* ------------------------------------------------------------ check points */
@@ -317,10 +206,9 @@ static void cons_cb(unsigned int vcpu, void *ud)
 }
 
 /* The kernel's arch_halt(): the machine leaves the wire.  The guest is
- * about to ask QEMU to power off, and QEMU then stops its card and waits
- * for the vCPU: a frame offered after that is never read, and the vCPU,
- * waiting for the card in inject(), would hold up the shutdown until the
- * card's timeout killed the model before it wrote its records. */
+ * about to ask QEMU to power off, and QEMU then stops its card: a frame
+ * offered after that would wait in QEMU's queue for good, and the peer
+ * must not wait for a machine that no longer runs. */
 static void halt_cb(unsigned int vcpu, void *ud)
 {
     wire_close();
@@ -364,16 +252,18 @@ const char *net_install(void)
 {
     static char msg[300];
     const struct hw_params *p = &hw.p;
-    if (!p->net_sock || !p->net_dev || !p->net_bql || !p->net_tx_pc || !p->net_idle_pc ||
-        !p->net_cons_pc || !p->net_halt_pc)
-        return "wire= needs net_sock, net_dev, net_bql, net_tx_pc, net_idle_pc, net_cons_pc "
-               "and net_halt_pc";
+    if (!p->net_sock || !p->net_dev || !p->net_tx_pc || !p->net_idle_pc || !p->net_cons_pc ||
+        !p->net_halt_pc)
+        return "wire= needs net_sock, net_dev, net_tx_pc, net_idle_pc, net_cons_pc and "
+               "net_halt_pc";
+    if (!qemu_plugin_net_receive)
+        return "wire= needs the project's QEMU (scripts/qemu-wire.sh: QEMU with "
+               "hw-models/qemu/qemu-wire.patch); this one cannot take a frame into its card "
+               "from the vCPU's thread";
     struct sockaddr_un a = { .sun_family = AF_UNIX };
-    if (strlen(p->net_sock) >= sizeof(a.sun_path) || strlen(p->net_dev) >= sizeof(a.sun_path))
-        return "net_sock and net_dev must be socket paths of at most 107 bytes";
+    if (strlen(p->net_sock) >= sizeof(a.sun_path))
+        return "net_sock must be a socket path of at most 107 bytes";
     snprintf(a.sun_path, sizeof(a.sun_path), "%s", p->net_sock);
-    dev_addr.sun_family = AF_UNIX;
-    snprintf(dev_addr.sun_path, sizeof(dev_addr.sun_path), "%s", p->net_dev);
     unlink(p->net_sock);
     sock = socket(AF_UNIX, SOCK_DGRAM, 0);
     if (sock < 0 || bind(sock, (struct sockaddr *)&a, sizeof(a)) < 0) {
@@ -381,12 +271,9 @@ const char *net_install(void)
                  strerror(errno));
         return msg;
     }
-    barrier_buf = g_byte_array_new();
-    prctl(PR_SET_TIMERSLACK, 1000UL);   /* its short sleeps (inject) are short */
     /* Host scheduling only (no modelled time depends on it): the threads
-     * of a machine on the wire hand each frame to one another (vCPU, main
-     * loop, the peer's vCPU), each waking the next and then going to
-     * sleep itself.  Under SCHED_BATCH a woken thread does not preempt the
+     * of the two machines hand the wire to one another, each waking the
+     * other and then going to sleep itself.  Under SCHED_BATCH a woken thread does not preempt the
      * one that woke it, so the waker reaches its own sleep first: one
      * switch where there were two.  Set here, in the main thread, before
      * QEMU makes its vCPU threads, which inherit it. */
@@ -409,9 +296,8 @@ void net_vcpu_init(void)
 void net_exit(void)
 {
     char line[200];
-    snprintf(line, sizeof(line), "HWNETHOLD rx_s=%.3f tx_s=%.3f rx_polls=%" PRIu64
-             " barriers=%" PRIu64 " barriers_qmp=%" PRIu64 "\n",
-             hold_rx_ns / 1e9, hold_tx_ns / 1e9, rx_polls, barriers, barriers_qmp);
+    snprintf(line, sizeof(line), "HWNETHOLD rx_s=%.3f tx_s=%.3f rx_queued=%" PRIu64 "\n",
+             hold_rx_ns / 1e9, hold_tx_ns / 1e9, rx_queued);
     hw_say("%s", line);
     if (sock >= 0)
         unlink(hw.p.net_sock);

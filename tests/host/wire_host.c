@@ -480,6 +480,11 @@ static void node_main(const char *path, int node)
     }
     run(&m, 3000);
     printf("end node=%d at=%llu\n", node, (unsigned long long)m.now);
+    /* Host time only, but never more than none: a sleep no ring ended is
+     * a wake the protocol missed (wire.c, sleep_unless). */
+    struct wire_host h;
+    wire_get_host(&h);
+    printf("host node=%d timeouts=%llu\n", node, (unsigned long long)h.timeouts);
     wire_close();
 }
 

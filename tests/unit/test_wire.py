@@ -90,6 +90,11 @@ def test_two_nodes_are_deterministic(wire_host, tmp_path):
     only until the horizon passes its time less a quantum: frames then go
     in where the host's timing put them)."""
     calm = _pingpong(wire_host, tmp_path, (0, 0))
+    # No node slept out the futex's second: every wake it waited for came
+    # (an idle node once kept the want of its deadline after finding a
+    # frame to wait for, and both slept until the timeout).
+    for n, out in enumerate(calm):
+        assert f"host node={n} timeouts=0" in out, out[-300:]
     # Booted off the wire (node 0 for 300 us of work and its stalls, node 1
     # for 120 us), both join at node 0's first idle; node 1's clock jumps
     # there, and node 0's frame sent while booting never reached the wire.
@@ -200,20 +205,28 @@ def test_link_section_to_the_model():
 
 def test_which_boards_go_on_the_wire():
     """pair.on_wire: a card the kernel drives and a front end that can hand
-    it frames at their times (QEMU's with a barrier register; our SIMH,
-    one thread, with none); Pair refuses the others by name."""
+    it frames at their times; Pair refuses the others by name.  QEMU's
+    boards run on the wire's patched QEMU (the same board, another
+    binary), SIMH as it is."""
     import dataclasses
 
     from harness.guest import machines
     from harness.net import pair
     vax, riscv = machines.get("vax"), machines.get("riscv")
-    assert pair.on_wire(vax) and vax.net_barrier is None
-    assert pair.on_wire(riscv)
+    assert pair.on_wire(vax) and pair.on_wire(riscv)
     assert not pair.on_wire(dataclasses.replace(vax, nic=()))
-    assert not pair.on_wire(dataclasses.replace(riscv, net_barrier=None))
+    assert not pair.on_wire(dataclasses.replace(riscv, nic=()))
     assert not pair.on_wire(dataclasses.replace(riscv, model=None))
+    wired = machines.wire_emulator(riscv)
+    assert wired.emulator.build_script == machines.WIRE_QEMU_SCRIPT
+    assert wired.emulator.binary == riscv.emulator.binary
+    assert wired.emulator.board == riscv.emulator.board
+    assert riscv.emulator.build_script == ""            # one machine: Debian's QEMU
+    assert machines.wire_emulator(vax) is vax
+    targets = machines.wire_qemu_targets()
+    assert "riscv32" in targets and "sparc" in targets and "vax" not in targets
     none = profiles.load("none")
     for arch in machines.names():
         if not pair.on_wire(machines.get(arch)):
-            with pytest.raises(SetupError, match="net_barrier|front end"):
+            with pytest.raises(SetupError, match="network card|front end"):
                 pair.Pair(arch, none, ROOT / "build" / "unused")
