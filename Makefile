@@ -372,7 +372,7 @@ TEST_ARCHES ?= $(ARCHES)
 
 # Two machines on the deterministic wire run QEMU with the project's patch
 # (hw-models/qemu/qemu-wire.patch; docs/network.md "Why QEMU is patched"):
-# built once into ~/.cache/ousterhout/qemu/ (about 7 minutes on two cores),
+# built once into ~/.cache/ousterhout/qemu/ (about 4 minutes on two cores),
 # before the tests so that their workers never build it side by side.  The
 # harness builds it itself when a two-machine command needs it first.
 qemu-wire:  ## build the wire's patched QEMU (two-machine runs), unless built

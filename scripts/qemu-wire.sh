@@ -14,7 +14,7 @@
 # on the wire, into $OUSTERHOUT_CACHE/qemu/<hash>/ (default
 # ~/.cache/ousterhout), where <hash> is that of the patch and this script:
 # each version gets its own, and checkouts at different commits never
-# overwrite each other's.  About 7 minutes on two cores, once; QEMU's code
+# overwrite each other's.  About 4 minutes on two cores, once; QEMU's code
 # is never committed.  Firmware is Debian's (qemu-system-data, seabios,
 # openbios), found where Debian's QEMU finds it.
 set -euo pipefail
@@ -55,7 +55,7 @@ fail() {
 }
 trap fail ERR
 
-echo "qemu-wire: building QEMU $QEMU_VERSION with the wire's patch for $targets (about 7 minutes, once)"
+echo "qemu-wire: building QEMU $QEMU_VERSION with the wire's patch for $targets (about 4 minutes on two cores, once)"
 
 # What QEMU's build wants beyond the project's other packages: ninja, the
 # device-tree library (the RISC-V board), and meson 1.5 or newer with

@@ -537,7 +537,7 @@ def wire_qemu_targets() -> list[str]:
 
 def build_wire_qemu() -> None:
     """Build the wire's QEMU unless it is built (once per version of the
-    patch: some 7 minutes on two cores; make test builds it first)."""
+    patch: some 4 minutes on two cores; make test builds it first)."""
     try:
         subprocess.run([str(ROOT / WIRE_QEMU_SCRIPT)], check=True)
     except (OSError, subprocess.CalledProcessError) as e:

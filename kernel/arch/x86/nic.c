@@ -31,10 +31,11 @@
 #define PIC_CASCADE      2
 #define ELCR1            0x4d0      /* PIIX3: lines 0-7 level-triggered  */
 #define ELCR2            0x4d1      /* ... 8-15                          */
-/* The I/O APIC's 4 MB (0xfec00000: its select register, which the
- * two-machine model reads as its barrier, harness/guest/machines.py's
- * net_barrier), mapped at the same virtual address, for the kernel only:
- * the card's registers are ports, and a memory read reaches no port. */
+/* The I/O APIC's 4 MB (0xfec00000), mapped at the same virtual address,
+ * for the kernel only.  The two-machine model read its select register as
+ * a barrier on Debian's QEMU; the wire's patched QEMU needs none
+ * (docs/network.md, "Why QEMU is patched").  Kept so that the kernel's
+ * code, and every x86 number it gives, stays as it was. */
 #define IOAPIC_PA        0xfec00000u
 #define PDE_4MB_DEVICE   0x193      /* present, writable, 4 MB, uncached, global */
 
