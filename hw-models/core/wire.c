@@ -170,10 +170,28 @@ static bool peer_done(void)
 }
 
 /* A peer killed without a word: looked for only when a wait times out. */
+/* A peer that died without saying done: its process is gone, or dead
+ * and not yet reaped (a zombie, which kill() still finds: an emulator
+ * that aborted while its harness waited on the other one). */
 static void peer_alive(void)
 {
     pid_t pid = (pid_t)atomic_load(&W.peer->pid);
-    if (pid && kill(pid, 0) < 0 && errno == ESRCH)
+    if (!pid)
+        return;
+    if (kill(pid, 0) < 0 && errno == ESRCH) {
+        W.peer_gone = true;
+        return;
+    }
+    char path[64], buf[256];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *state = strrchr(buf, ')');     /* "pid (comm) S ...": comm may hold spaces */
+    if (state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'))
         W.peer_gone = true;
 }
 

@@ -315,6 +315,19 @@ static void test_rules(const char *path)
     EQ("input_ack_req", atomic_load(&me->ack_req), 2);
     EQ("input_ack_at", t, 11000000 - L + 1);
     wire_console_taken();
+    /* A peer that died and was not reaped, a zombie, which kill() still
+     * finds (an emulator that aborted while the harness waited on the
+     * other): after the futex's second I go on alone, to my deadline. */
+    pid_t z = fork();
+    if (z == 0)
+        _exit(0);
+    usleep(100000);
+    atomic_store(&peer->pid, (uint32_t)z);
+    atomic_store(&peer->msf, 9000000);
+    uint64_t from = 11000000 - L + 1;
+    t = wire_idle(from, 1000000, 4, record, &why);
+    EQ("zombie_peer_gone_why", why, WIRE_WAKE_DEADLINE);
+    EQ("zombie_peer_gone_at", t, from + 1000000);
     /* A peer that is done: no horizon. */
     atomic_store(&peer->done, 1);
     EQ("peer_done", wire_horizon(), WIRE_NEVER);
