@@ -164,8 +164,8 @@ struct wire_stats {
 struct wire_host {
     uint64_t checks, sleeps, wakes, sleep_ns;
     uint64_t looks_won, looks_lost;     /* waits ended by looking; looks that gave up */
-    uint64_t timeouts;                  /* sleeps no ring ended: a second each (0 in a
-                                           run whose machines both go on) */
+    uint64_t timeouts;                  /* check points' and idles' sleeps that no ring
+                                           ended, a second each: a wake missed */
 };
 
 /* Open the shared file and the link, num / den time units making a ns;

@@ -90,6 +90,11 @@ def test_suite_net_is_deterministic(tmp_path, arch):
         assert "HWWARN" not in log, [w for w in log.splitlines() if "HWWARN" in w]
         assert all(" rx_queued=0" in line for line in log.splitlines()
                    if line.startswith("HWNETHOLD"))
+        # No wait of the lockstep slept out its second: every wake came
+        # (an idle node's stale want, and a console question asked while
+        # the peer looked, once left 1-5 such sleeps a run on 4 boards).
+        host = [line for line in log.splitlines() if line.startswith("HWNETHOST")]
+        assert host and all(" timeouts=0" in line for line in host), host
     # both machines' provenance, and the wire's own account
     assert set(rec1.provenance["nodes"]) == {"a", "b"}
     assert rec1.meta["wire"]["a"]["tx_frames"] == rec1.meta["wire"]["b"]["rx_frames"]
