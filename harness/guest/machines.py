@@ -537,7 +537,13 @@ def wire_qemu_targets() -> list[str]:
 
 def build_wire_qemu() -> None:
     """Build the wire's QEMU unless it is built (once per version of the
-    patch: some 4 minutes on two cores; make test builds it first)."""
+    patch: some 4 minutes on two cores; make test builds it first).  Asks
+    the script only when a binary is missing: each pair would otherwise
+    pay for its python start and hashing."""
+    where = _built_path(WIRE_QEMU_SCRIPT)
+    if where and all(os.access(Path(where) / f"qemu-system-{t}", os.X_OK)
+                     for t in wire_qemu_targets()):
+        return
     try:
         subprocess.run([str(ROOT / WIRE_QEMU_SCRIPT)], check=True)
     except (OSError, subprocess.CalledProcessError) as e:
