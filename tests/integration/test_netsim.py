@@ -253,6 +253,29 @@ def test_the_wire_needs_the_patched_qemu(tmp_path, built, monkeypatch):
     assert "needs the project's QEMU" in str(e.value) + log, (str(e.value), log[-2000:])
 
 
+def _main_thread_switches(pid):
+    status = open(f"/proc/{pid}/task/{pid}/status").read()
+    return int(re.search(r"^voluntary_ctxt_switches:\s+(\d+)", status, re.M).group(1))
+
+
+def test_the_host_side_of_a_round_trip(tmp_path, built):
+    """Host scheduling only (docs/network.md, "What lockstep costs"): a
+    round trip's frames cross the wire without QEMU's main loop (the
+    patch's plugin-fed card: the guest's every new receive buffer woke it
+    once, about a wake a frame)."""
+    with Pair(ARCH, profiles.load("none"), tmp_path) as pair:
+        pair.b.begin("netd")
+        pair.b.wait_for("netd: ready", timeout=TIMEOUT)
+        before = {n: _main_thread_switches(pair.guests[n].pid) for n in "ab"}
+        pair.a.run(f"netbench -n 100 {pair.address('b')}", timeout=TIMEOUT)
+        woke = {n: _main_thread_switches(pair.guests[n].pid) - before[n] for n in "ab"}
+        pair.b.interrupt()
+    for n in "ab":
+        log = pair.hw_log(n).read_text()
+        rx = int(re.search(r"^HWNET .* rx_frames=(\d+)", log, re.M).group(1))
+        assert rx > 1000 and woke[n] < rx / 10, (n, rx, woke)
+
+
 def test_refusals():
     """A profile with no [link], or a bad [link] value, is refused by name
     before anything boots."""
