@@ -484,10 +484,13 @@ def cmd_overhead(args: argparse.Namespace) -> int:
     if not args.lockstep and not profiles.is_model(args.profile):
         raise UsageError(f"overhead: profile {args.profile!r} has no model to time "
                          f"(choose one of {', '.join(profiles.model_names())}, or --lockstep)")
+    if not args.share_core and not args.lockstep:
+        raise UsageError("overhead: --no-share-core is about two machines: only with --lockstep")
     if args.lockstep:
+        name = f"lockstep-overhead-{args.profile}{'' if args.share_core else '-apart'}.txt"
         text, path = overhead.lockstep(args.profile, args.arch, args.repeat,
-                                       Path(args.out) / f"lockstep-overhead-{args.profile}.txt",
-                                       say=_say)
+                                       Path(args.out) / name, say=_say,
+                                       share_core=args.share_core)
         print(text, end="")
         _say(f"wrote {path}")
         return EXIT_OK
@@ -773,7 +776,11 @@ COMMANDS: tuple[Command, ...] = (
                                       "left empty (QEMU machines; hw-models/floor/floor.c)")),
              (("--lockstep",), dict(action="store_true",
                                     help="instead, what two machines on the modelled "
-                                         "Ethernet cost against one (docs/network.md)")))),
+                                         "Ethernet cost against one (docs/network.md)")),
+             (("--no-share-core",), dict(dest="share_core", action="store_false",
+                                         help="with --lockstep: the two machines never share "
+                                              "a host core (hw-models/core/wire.c; written to "
+                                              "lockstep-overhead-PROFILE-apart.txt)")))),
 )
 
 

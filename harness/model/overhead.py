@@ -137,12 +137,14 @@ def _cpu_then_halt(guests: list[Any]) -> float:
     return sec
 
 
-def _two(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int]:
+def _two(hw: Any, arch: str, work: str | None, logdir: Path,
+         share_core: bool) -> tuple[float, int]:
     """Two machines boot, run `work` (None: nothing) and halt: their CPU
     seconds and instructions."""
     from ..net.pair import Pair                    # (the net package imports this one's)
     command = LOCKSTEP_WORK.get(work or "")
-    pair = Pair(arch, hw, logdir, names=("lockstep-{node}.log", "lockstep-{node}.hw.log"))
+    pair = Pair(arch, hw, logdir, names=("lockstep-{node}.log", "lockstep-{node}.hw.log"),
+                share_core=share_core)
     with pair:
         if work == "network":
             pair.b.begin("netd")
@@ -183,13 +185,14 @@ def _one(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int
     return cpu, _hwtotal_insns(logdir / "lockstep-one.hw.log")
 
 
-def lockstep_once(profile: str, arch: str, work: str, logdir: Path) -> dict[str, float]:
+def lockstep_once(profile: str, arch: str, work: str, logdir: Path,
+                  share_core: bool = True) -> dict[str, float]:
     """The CPU seconds and instructions `work` adds to a boot-and-halt, on
     two machines and on one (each less a run that only boots and halts:
     two emulators start and boot where one does, which is not the work)."""
     hw = profiles.load(profile)
-    c2, n2 = _two(hw, arch, work, logdir)
-    c20, n20 = _two(hw, arch, None, logdir)
+    c2, n2 = _two(hw, arch, work, logdir, share_core)
+    c20, n20 = _two(hw, arch, None, logdir, share_core)
     c1, n1 = _one(hw, arch, work, logdir)
     c10, n10 = _one(hw, arch, None, logdir)
     two_cpu, two_insns, one_cpu, one_insns = c2 - c20, n2 - n20, c1 - c10, n1 - n10
@@ -198,15 +201,17 @@ def lockstep_once(profile: str, arch: str, work: str, logdir: Path) -> dict[str,
 
 
 def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path | None = None,
-             say: Callable[[str], None] = print) -> tuple[str, Path]:
+             say: Callable[[str], None] = print, share_core: bool = True) -> tuple[str, Path]:
     """lockstep_once() `repeat` times per workload; the best of each side
-    counts (the least CPU per instruction: a shared host only ever adds)."""
+    counts (the least CPU per instruction: a shared host only ever adds).
+    share_core=False: the two machines never share a host core (wire.c)."""
     hw = profiles.load(profile)
     arch = arch or (hw.isa if hw.model else machines.DEFAULT_ARCH)
     logdir = ROOT / "build" / arch / "model-runs"
     lines = [f"Lockstep cost on {arch}, profile {profile}: two machines on the modelled "
              f"Ethernet vs one running the same programs, best of {repeat} (each less a boot "
-             f"and halt alone; host CPU ns per guest instruction)", "",
+             f"and halt alone; host CPU ns per guest instruction"
+             f"{'' if share_core else '; wire_share_core=false'})", "",
              f"{'work':8} {'run':3} {'two: Minsns':>12} {'cpu s':>7} {'ns/insn':>8} "
              f"{'one: Minsns':>12} {'cpu s':>7} {'ns/insn':>8} {'ratio':>6}"]
     all_runs: dict[str, list[dict[str, float]]] = {}
@@ -214,7 +219,7 @@ def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path |
         rs = all_runs[work] = []
         for i in range(repeat):
             say(f"overhead --lockstep: {arch}, profile {profile}, {work}, run {i + 1} of {repeat}")
-            r = lockstep_once(profile, arch, work, logdir)
+            r = lockstep_once(profile, arch, work, logdir, share_core)
             rs.append(r)
             lines.append(f"{work:8} {i + 1:<3} {r['two_insns'] / 1e6:12.1f} {r['two_cpu_s']:7.2f} "
                          f"{r['two_cpu_s'] / r['two_insns'] * 1e9:8.1f} "

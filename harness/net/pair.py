@@ -110,12 +110,15 @@ class Pair:
     def __init__(self, arch: str, hw: profiles.Profile, logdir: Path,
                  names: tuple[str, str] = ("pair-{node}.log", "pair-{node}.hw.log"),
                  overrides: dict[str, Any] | None = None,
-                 flood: garbage.Schedule | None = None, test_image: bool = False) -> None:
+                 flood: garbage.Schedule | None = None, test_image: bool = False,
+                 share_core: bool = True) -> None:
         """names: each node's console log and model log in logdir, {node}
         its name.  overrides: the profile's fields by their dotted names
         (the tests' {"link.drop_every": 7}), checked as a profile's are.
         flood: malformed frames for each machine.  test_image: boot the
-        tests' kernel (machines.test_image), whose /bin has guests/testimage/."""
+        tests' kernel (machines.test_image), whose /bin has guests/testimage/.
+        share_core=False: the nodes never pin each other to one host core
+        (hw-models/core/wire.c, "Sharing a core"; host time only)."""
         self.machine = machines.get(arch)
         if test_image:
             self.machine = machines.test_image(self.machine)
@@ -129,6 +132,7 @@ class Pair:
         self.logdir = logdir
         self.names = names
         self.schedule = flood.check() if flood else None
+        self.share_core = share_core
         if self.machine.model not in FRONT_ENDS:
             raise SetupError(f"arch {arch!r}: the wire has no {self.machine.model} front end "
                              f"yet (docs/network.md)")
@@ -204,6 +208,8 @@ class Pair:
             self.garbage[node] = flood
             run.update(garbage=flood.path, garbage_start_ns=g.start_ns,
                        garbage_every_ns=g.every_ns)
+        if not self.share_core:
+            run["wire_share_core"] = False
         # The [link]'s fields are the profile's, passed with the others
         # (modelargs.profile_args); these are the run's.
         return self.wire.model_args(index) + [modelargs.arg(k, v) for k, v in run.items()]

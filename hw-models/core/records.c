@@ -110,9 +110,10 @@ void hw_record_net(void)
     struct wire_host h;
     wire_get_host(&h);
     hw_say("HWNETHOST checks=%" PRIu64 " sleeps=%" PRIu64 " wakes=%" PRIu64
-           " sleep_s=%.3f looks_won=%" PRIu64 " looks_lost=%" PRIu64 " timeouts=%" PRIu64 "\n",
+           " sleep_s=%.3f looks_won=%" PRIu64 " looks_lost=%" PRIu64 " timeouts=%" PRIu64
+           " pins=%" PRIu64 " unpins=%" PRIu64 "\n",
            h.checks, h.sleeps, h.wakes, h.sleep_ns / 1e9, h.looks_won, h.looks_lost,
-           h.timeouts);
+           h.timeouts, h.pins, h.unpins);
 }
 
 void hw_trace_begin(uint32_t region)

@@ -54,11 +54,15 @@
  * Waiting looks for a few microseconds while the peer is seen to run,
  * then blocks on a futex (a host thread that spins on steals the other
  * machine's core on a loaded host); the node that changes something its
- * sleeping peer waits for rings its bell.
+ * sleeping peer waits for rings its bell.  A node that wakes its idle
+ * peer first pins it to its own host core, so that a round trip's turns
+ * are taken on one core ("Sharing a core").
  */
+#define _GNU_SOURCE                     /* sched_getcpu, sched_setaffinity */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +110,80 @@ static struct {
     struct wire_host host;
     uint64_t check_host, check_gap;     /* what I publish in wire_node's of those names */
     bool slept;                         /* since my last check point */
+    /* Sharing a core (below). */
+    bool share;
+    cpu_set_t allowed;                  /* the CPUs my process may run on */
 } W;
+
+/* ------------------------------------------------------------ sharing a core */
+
+/*
+ * Host scheduling only: nothing modelled depends on any of this.  A round
+ * trip is serial: while one machine takes a frame and answers, the other
+ * has nothing to do but wait, asleep on its futex.  On a virtual machine,
+ * waking a thread that sleeps on another core costs several times the
+ * switch itself (an inter-processor interrupt, the sleeping virtual CPU's
+ * exit and return): two processes handing a futex to and fro on this
+ * project's 2-core VM took 18 us of CPU a hand-over across the cores and
+ * 3.3 us on one.  So a node that wakes its idle peer first pins the
+ * peer's thread to its own core (on a sleeping thread that moves
+ * nothing); the peer runs there once the waker waits in its turn, which
+ * in a round trip it soon does, and two nodes taking turns settle on one
+ * core.  Two machines that both compute then share it too, each running
+ * while the other waits at a check point: CPU seconds as on two cores
+ * (hand-overs as cheap as a look), twice the wall time.
+ *
+ * A node woken that waited more than STARVED_NS to run (its core busy
+ * with something else: another emulator, a test) lets go of it (its
+ * process's CPUs again), and the host's kernel may move it; its peer pins
+ * it again at the next idle, to wherever the peer then runs.
+ * wire_share_core=false turns all of this off (the lockstep's cost
+ * without it: docs/network.md, "What lockstep costs").
+ */
+#define STARVED_NS 2000000u
+
+static int my_cpu(void)
+{
+    int c = sched_getcpu();
+    return c < 0 ? 0 : c + 1;           /* 1 + the CPU, as wire_node keeps it; 0: unknown */
+}
+
+/* Pin my sleeping peer n to my core, before I wake it. */
+static void pin_here(struct wire_node *n)
+{
+    int cpu = my_cpu();
+    uint32_t tid = atomic_load_explicit(&n->tid, memory_order_relaxed);
+    if (!W.share || !cpu || !tid || atomic_load(&n->pinned) == (uint32_t)cpu)
+        return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu - 1, &one);
+    if (sched_setaffinity((pid_t)tid, sizeof(one), &one) == 0) {
+        atomic_store(&n->pinned, (uint32_t)cpu);
+        W.host.pins++;
+    }
+}
+
+/* Woken: let go of my core if I waited long to run on it. */
+static void unless_starved(uint64_t woke)
+{
+    if (!W.share || !atomic_load(&W.me->pinned) ||
+        woke - atomic_load_explicit(&W.me->rung_host, memory_order_relaxed) < STARVED_NS)
+        return;
+    atomic_store(&W.me->pinned, 0);
+    sched_setaffinity(0, sizeof(W.allowed), &W.allowed);
+    W.host.unpins++;
+}
+
+/* Whether my peer is on my core: looking for it to move is then futile,
+ * as it cannot run while I look. */
+static bool peer_here(void)
+{
+    int cpu = my_cpu();
+    return W.share && cpu && (atomic_load(&W.peer->pinned) == (uint32_t)cpu ||
+                              atomic_load_explicit(&W.peer->cpu, memory_order_relaxed) ==
+                                  (uint32_t)cpu);
+}
 
 /* ------------------------------------------------------------ futex */
 
@@ -127,12 +204,15 @@ static bool futex_wait(_Atomic uint32_t *word, uint32_t seen)
     uint64_t t0 = host_ns();
     bool out = false;
     W.host.sleeps++;
-    if (syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, seen, &ts, NULL, 0) < 0 &&
-        errno == ETIMEDOUT) {
+    long r = syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, seen, &ts, NULL, 0);
+    if (r < 0 && errno == ETIMEDOUT) {
         out = true;
         peer_alive();
     }
-    W.host.sleep_ns += host_ns() - t0;
+    uint64_t t1 = host_ns();
+    W.host.sleep_ns += t1 - t0;
+    if (r == 0)                         /* woken (not: the bell had rung already) */
+        unless_starved(t1);
     return out;
 }
 
@@ -151,16 +231,20 @@ static void ring_bell(struct wire_node *n, bool msf_only)
      * looks at what I change after setting it (sleep_unless): a release
      * store and a later load may pass each other, on x86 too. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (!atomic_load(&n->sleeping))
+    uint32_t how = atomic_load(&n->sleeping);
+    if (!how)
         return;
     if (msf_only && W.msf < atomic_load(&n->want))
         return;
     atomic_fetch_add(&n->bell, 1);
     /* One wake per sleep: whoever clears the flag makes the call (a
      * sleeper slow to be scheduled would otherwise get one per publish). */
-    uint32_t one = 1;
-    if (atomic_compare_exchange_strong(&n->sleeping, &one, 0))
+    if (atomic_compare_exchange_strong(&n->sleeping, &how, 0)) {
+        if (how == SLEEP_IDLE)
+            pin_here(n);
+        atomic_store_explicit(&n->rung_host, host_ns(), memory_order_relaxed);
         futex_wake(&n->bell);
+    }
 }
 
 /* ------------------------------------------------------------ the peer */
@@ -288,7 +372,7 @@ static void relax(void)
 
 static bool look_until(bool (*ready)(void *), void *arg)
 {
-    if (atomic_load(&W.peer->sleeping) || peer_done())
+    if (atomic_load(&W.peer->sleeping) || peer_done() || peer_here())
         return false;
     uint64_t t0 = host_ns();
     for (;;) {
@@ -322,14 +406,15 @@ static bool look_until(bool (*ready)(void *), void *arg)
  * want, rang nobody, and both nodes slept out the futex's second
  * (`netbench -n 100` under none: 5 times on each node; the model's
  * numbers were never touched, only the host's time). */
-static void sleep_unless(bool (*ready)(void *), uint64_t (*want)(void *), void *arg)
+static void sleep_unless(bool (*ready)(void *), uint64_t (*want)(void *), void *arg,
+                         uint32_t how)
 {
     if (look_until(ready, arg))
         return;
     uint32_t seen = atomic_load(&W.me->bell);
     uint64_t w = want ? want(arg) : WIRE_NEVER;
     atomic_store(&W.me->want, w);
-    atomic_store(&W.me->sleeping, 1);
+    atomic_store(&W.me->sleeping, how);
     for (;;) {
         atomic_thread_fence(memory_order_seq_cst);  /* the other half of ring_bell's */
         if (ready(arg))
@@ -455,11 +540,12 @@ uint64_t wire_check(uint64_t now, wire_inject_fn inject)
     W.check_host = h;
     W.slept = false;
     atomic_store_explicit(&W.me->check_host, h, memory_order_relaxed);
+    atomic_store_explicit(&W.me->cpu, (uint32_t)my_cpu(), memory_order_relaxed);
     publish(now, now);
     deliver(now, inject);
     while (now + W.quantum >= horizon_acked(now)) {
         struct at a = { now };
-        sleep_unless(batch_known, batch_want, &a);
+        sleep_unless(batch_known, batch_want, &a, SLEEP_RUN);
         deliver(now, inject);
     }
     W.batch_end = now + W.quantum;
@@ -500,7 +586,7 @@ void wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
             return;
         uint32_t seen = atomic_load(&W.me->bell);
         atomic_store(&W.me->want, WIRE_NEVER);
-        atomic_store(&W.me->sleeping, 1);
+        atomic_store(&W.me->sleeping, SLEEP_RUN);
         if (W.pushed - atomic_load(&W.peer->tail) >= WIRE_RING)
             futex_wait(&W.me->bell, seen);
         atomic_store(&W.me->sleeping, 0);
@@ -555,7 +641,7 @@ static uint64_t input_wake(uint64_t now)
     ring_bell(W.peer, false);
     while (atomic_load(&W.peer->acked) != req && !peer_done()) {
         horizon_acked(now);             /* the peer may be asking me the same */
-        sleep_unless(acked, NULL, NULL);
+        sleep_unless(acked, NULL, NULL, SLEEP_RUN);
     }
     if (!peer_done()) {
         uint64_t p = atomic_load(&W.peer->acked_now);
@@ -577,10 +663,12 @@ uint64_t wire_join(uint64_t now)
     if (W.joined || !W.on)
         return now;
     W.joined = true;
+    /* the thread that runs the machine, for its peer to pin ("Sharing a core") */
+    atomic_store(&W.me->tid, (uint32_t)gettid());
     atomic_store(&W.me->joined, now + 1);
     ring_bell(W.peer, false);
     while (!peer_joined(NULL))
-        sleep_unless(peer_joined, NULL, NULL);
+        sleep_unless(peer_joined, NULL, NULL, SLEEP_RUN);
     uint64_t p = atomic_load(&W.peer->joined);
     if (!peer_done() && p - 1 > now)
         now = p - 1;
@@ -634,7 +722,7 @@ uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn i
             deliver(at, inject);
             return at;
         }
-        sleep_unless(can_wake, wake_want, &i);
+        sleep_unless(can_wake, wake_want, &i, SLEEP_IDLE);
     }
 }
 
@@ -738,6 +826,9 @@ const char *wire_open(const struct wire_params *p, uint64_t num, uint64_t den)
     if (p->garbage && (err = load_garbage(p)) != NULL)
         return err;
     atomic_store(&W.me->pid, (uint32_t)getpid());
+    W.share = p->share_core;
+    if (sched_getaffinity(0, sizeof(W.allowed), &W.allowed) < 0)
+        W.share = false;
     W.msf = atomic_load(&W.me->msf);
     W.on = true;
     return NULL;

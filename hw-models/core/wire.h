@@ -73,6 +73,10 @@
                                                    than Ethernet allows) */
 #define WIRE_NEVER      UINT64_MAX              /* a time that never comes */
 
+/* wire_node.sleeping: how a node waits on its bell. */
+#define SLEEP_RUN       1                       /* for its peer's time, running */
+#define SLEEP_IDLE      2                       /* idle, for a frame or its peer */
+
 struct wire_frame {
     uint64_t t_arr;                             /* when it arrives */
     uint32_t len;
@@ -97,7 +101,8 @@ struct wire_node {
                                            console wake): the peer must say how
                                            far it has got */
     _Atomic uint32_t done;              /* the machine has stopped */
-    _Atomic uint32_t sleeping;          /* it waits on `bell` */
+    _Atomic uint32_t sleeping;          /* it waits on `bell`: SLEEP_RUN at a check
+                                           point or the like, SLEEP_IDLE idle */
     _Atomic uint64_t want;              /* ... for the peer's msf to reach this */
     _Atomic uint32_t pid;               /* its emulator's process (a peer that
                                            died without saying done is done) */
@@ -106,14 +111,20 @@ struct wire_node {
                                            (wire.c, "Booting"); 0: not yet */
     /* Written by whoever wakes this node: its peer, the harness. */
     _Atomic uint32_t bell;              /* futex word: bumped for each wake */
-    uint32_t pad1;
+    _Atomic uint32_t pinned;            /* 1 + the CPU its peer pinned its thread to
+                                           when it woke it (wire.c, "Sharing a
+                                           core"); 0: not pinned */
     _Atomic uint64_t input;             /* console characters the harness wrote */
     /* Written by this node (here to keep the offsets above): host time
      * only, for a peer deciding whether to look or sleep (wire.c,
      * look_until); nothing modelled depends on them. */
     _Atomic uint64_t check_host;        /* host ns of its last check point */
     _Atomic uint64_t check_gap;         /* host ns between its check points, averaged */
-    uint8_t pad2[32];
+    _Atomic uint32_t tid;               /* the host thread that runs it (0: not yet) */
+    _Atomic uint32_t cpu;               /* 1 + the host CPU it last ran on */
+    _Atomic uint64_t rung_host;         /* host ns when its peer last woke it (written
+                                           by the peer) */
+    uint8_t pad2[16];
     /* The ring of frames to this node: head by the peer, tail by this node. */
     _Atomic uint64_t head;
     uint8_t pad3[56];
@@ -139,6 +150,7 @@ struct wire_params {
      * garbage_every_ns from garbage_start_ns on. */
     const char *garbage;
     uint64_t garbage_start_ns, garbage_every_ns;
+    bool share_core;                    /* host scheduling only: wire.c, "Sharing a core" */
 };
 
 /* Why wire_idle() returned. */
@@ -166,6 +178,8 @@ struct wire_host {
     uint64_t looks_won, looks_lost;     /* waits ended by looking; looks that gave up */
     uint64_t timeouts;                  /* check points' and idles' sleeps that no ring
                                            ended, a second each: a wake missed */
+    uint64_t pins, unpins;              /* the peer's thread put on my core; mine let go
+                                           (wire.c, "Sharing a core") */
 };
 
 /* Open the shared file and the link, num / den time units making a ns;

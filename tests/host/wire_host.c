@@ -439,10 +439,11 @@ static uint8_t wait_frame(struct sim *m, int node, uint64_t dist)
     return id;
 }
 
-static void node_main(const char *path, int node)
+static void node_main(const char *path, int node, bool share)
 {
     sim_node = node;
-    struct wire_params p = { .path = path, .node = (uint32_t)node, .link = ether(2000, 3000, 500) };
+    struct wire_params p = { .path = path, .node = (uint32_t)node, .link = ether(2000, 3000, 500),
+                             .share_core = share };
     p.link.drop_every = 0;
     const char *err = wire_open(&p, 1, 1);
     if (err) {
@@ -497,7 +498,8 @@ static void node_main(const char *path, int node)
      * a wake the protocol missed (wire.c, sleep_unless). */
     struct wire_host h;
     wire_get_host(&h);
-    printf("host node=%d timeouts=%llu\n", node, (unsigned long long)h.timeouts);
+    printf("host node=%d timeouts=%llu pins=%llu\n", node, (unsigned long long)h.timeouts,
+           (unsigned long long)h.pins);
     wire_close();
 }
 
@@ -516,8 +518,9 @@ int main(int argc, char **argv)
                offsetof(struct wire_node, input));
         return 0;
     } else if (argc >= 5 && strcmp(argv[1], "node") == 0) {
+        /* node FILE N SEED [share]: share, a node pins its idle peer to its core */
         seed = (unsigned)atoi(argv[4]);
-        node_main(argv[2], atoi(argv[3]));
+        node_main(argv[2], atoi(argv[3]), argc >= 6 && strcmp(argv[5], "share") == 0);
         return 0;
     } else if (argc >= 7 && strcmp(argv[1], "oneway") == 0) {
         /* oneway MBPS TX RX LATENCY LEN...: each frame alone on an idle wire */

@@ -262,7 +262,8 @@ def test_the_host_side_of_a_round_trip(tmp_path, built):
     """Host scheduling only (docs/network.md, "What lockstep costs"): a
     round trip's frames cross the wire without QEMU's main loop (the
     patch's plugin-fed card: the guest's every new receive buffer woke it
-    once, about a wake a frame)."""
+    once, about a wake a frame), and the idle machine's thread is pinned
+    to its waker's core (wire.c, "Sharing a core")."""
     with Pair(ARCH, profiles.load("none"), tmp_path) as pair:
         pair.b.begin("netd")
         pair.b.wait_for("netd: ready", timeout=TIMEOUT)
@@ -274,6 +275,9 @@ def test_the_host_side_of_a_round_trip(tmp_path, built):
         log = pair.hw_log(n).read_text()
         rx = int(re.search(r"^HWNET .* rx_frames=(\d+)", log, re.M).group(1))
         assert rx > 1000 and woke[n] < rx / 10, (n, rx, woke)
+    pins = [int(re.search(r"^HWNETHOST .* pins=(\d+)", pair.hw_log(n).read_text(), re.M).group(1))
+            for n in "ab"]
+    assert sum(pins) >= 1, pins
 
 
 def test_refusals():

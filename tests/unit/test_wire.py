@@ -72,16 +72,22 @@ def test_horizon_rules(wire_host, tmp_path):
         assert want in names
 
 
-def _pingpong(wire_host, tmp_path, seeds: tuple[int, int]) -> tuple[str, str]:
+def _pingpong(wire_host, tmp_path, seeds: tuple[int, int],
+              share: bool = False) -> tuple[str, str]:
     path = tmp_path / f"pp-{seeds[0]}"
     subprocess.run([wire_host, "file", path], check=True)
-    procs = [subprocess.Popen([wire_host, "node", path, str(n), str(seeds[n])],
+    procs = [subprocess.Popen([wire_host, "node", path, str(n), str(seeds[n]),
+                               *(["share"] if share else [])],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for n in (0, 1)]
     outs = [p.communicate(timeout=120) for p in procs]
     for p, (o, e) in zip(procs, outs):
         assert p.returncode == 0, o[-2000:] + e[-2000:]
     return outs[0][0], outs[1][0]
+
+
+def _traces(out: str) -> str:
+    return "\n".join(x for x in out.splitlines() if not x.startswith("host "))
 
 
 def test_two_nodes_are_deterministic(wire_host, tmp_path):
@@ -110,6 +116,13 @@ def test_two_nodes_are_deterministic(wire_host, tmp_path):
     assert "deadline node=0" in calm[0] and "deadline node=1" in calm[1]
     for seeds in ((7, 21), (99, 5)):
         assert _pingpong(wire_host, tmp_path, seeds) == calm
+    # Sharing a core (wire.c): host scheduling only, the same traces; a
+    # node pinned its idle peer to its own core as it woke it.
+    shared = _pingpong(wire_host, tmp_path, (3, 11), share=True)
+    assert [_traces(o) for o in shared] == [_traces(o) for o in calm]
+    pins = [int(re.search(r"host node=\d timeouts=\d+ pins=(\d+)", o).group(1)) for o in shared]
+    assert sum(pins) >= 1, shared[0][-300:]
+    assert all(f"pins=0" in o for o in calm)
     # A frame that found the wire free arrives exactly one_way() after it
     # was sent (the simulation's link: 2 us, 3 us NICs, 500 ns cable).
     first_tx = int(next(x for x in calm[0].partition("\njoined ")[2].splitlines()
