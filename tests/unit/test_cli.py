@@ -240,6 +240,8 @@ def test_bad_values_are_named_with_the_choices(capsys, argv, words):
      "a grid sweep needs both --param2 and --values2"),
     (["overhead", "--profile", "mvax2", "--floor"],
      "vax: the floor is the QEMU plugin interface's cost"),
+    (["overhead", "--profile", "ds3100", "--no-share-core"],
+     "--no-share-core is about two machines: only with --lockstep"),
     (["sweep", "--profile", "ds3100", "--param", "dcache.size", "--values", "4096",
       "--param2", "dcache.size", "--values2", "8192"], "vary two different fields"),
 ])
