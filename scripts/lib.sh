@@ -35,18 +35,18 @@ QEMU_VERSION=10.0.2
 
 qemu_source_tarball() {
     local dir=$CACHE/qemu tarball
-    tarball=$(ls "$dir"/qemu_"$QEMU_VERSION"*.orig.tar.* 2>/dev/null | head -1 || true)
-    if [ -z "$tarball" ]; then
+    # `apt-get source --download-only` exits non-zero here because the .dsc
+    # of the backport is missing from the mirror, but the orig tarball
+    # arrives: ignore its status and look for the tarball.
+    _qemu_src_fetch() { (cd "$dir" && apt-get source --download-only -qq "qemu/bookworm-backports" >/dev/null 2>&1) || true; }
+    _qemu_src_found() { tarball=$(ls "$dir"/qemu_"$QEMU_VERSION"*.orig.tar.* 2>/dev/null | head -1 || true); [ -n "$tarball" ]; }
+    if ! _qemu_src_found; then
         mkdir -p "$dir"
-        # `apt-get source --download-only` exits non-zero here because the
-        # .dsc of the backport is missing from the mirror, but the orig
-        # tarball arrives: ignore its status and look for the tarball.
-        (cd "$dir" && apt-get source --download-only -qq "qemu/bookworm-backports" >/dev/null 2>&1) || true
-        tarball=$(ls "$dir"/qemu_"$QEMU_VERSION"*.orig.tar.* 2>/dev/null | head -1 || true)
-        if [ -z "$tarball" ]; then      # the source index may be missing: update once
+        _qemu_src_fetch
+        if ! _qemu_src_found; then      # the source index may be missing: update once
             $SUDO apt-get update -qq >/dev/null 2>&1 || true
-            (cd "$dir" && apt-get source --download-only -qq "qemu/bookworm-backports" >/dev/null 2>&1) || true
-            tarball=$(ls "$dir"/qemu_"$QEMU_VERSION"*.orig.tar.* 2>/dev/null | head -1 || true)
+            _qemu_src_fetch
+            _qemu_src_found || true
         fi
         rm -f "$dir"/*.dsc "$dir"/*.debian.tar.* 2>/dev/null || true
     fi

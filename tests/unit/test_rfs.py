@@ -48,8 +48,8 @@ def test_plan_runs_local_then_each_protocol_each_on_its_own_pair():
 
 
 def test_a_remote_run_is_refused_off_the_wire_and_for_other_benchmarks():
-    """Before anything is built: an ISA whose machine has no NIC and barrier
-    (Pair's check), a benchmark with no remote rows, an unknown protocol."""
+    """Before anything is built: an ISA whose machine has no NIC (Pair's
+    check), a benchmark with no remote rows, an unknown protocol."""
     off = [m.arch for m in machines.MACHINES.values() if not on_wire(m)]
     for arch in off:
         with pytest.raises(SetupError, match=f"arch '{arch}'"):
