@@ -62,6 +62,13 @@ uint64_t link_lookahead(const struct link *l)
     return l->nic_tx + link_wire_ns(l, 0) + l->latency + l->nic_rx;
 }
 
+uint64_t link_first_arrival(const struct link *l, uint64_t t_send)
+{
+    uint64_t ready = t_send + l->nic_tx;
+    uint64_t start = ready > l->wire_free ? ready : l->wire_free;
+    return start + link_wire_ns(l, 0) + l->latency + l->nic_rx;
+}
+
 uint64_t link_send(struct link *l, uint64_t t_send, uint32_t len, enum link_fate *fate,
                    uint32_t *bit)
 {

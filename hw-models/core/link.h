@@ -74,6 +74,11 @@ void link_init(struct link *l, const struct link_params *p, uint64_t num, uint64
 uint64_t link_wire_ns(const struct link *l, uint32_t len);
 /* The least t_arr - t_send: a minimum frame on an idle wire. */
 uint64_t link_lookahead(const struct link *l);
+/* The earliest a frame handed to the NIC at t_send or later can arrive,
+ * given the frames already sent: a minimum frame, started when the wire
+ * is free of them.  t_send + the lookahead on an idle wire; later while
+ * the wire still carries earlier frames (wire.c: how far the peer may run). */
+uint64_t link_first_arrival(const struct link *l, uint64_t t_send);
 /* A frame of len bytes (without FCS) handed to the NIC at t_send: its
  * arrival time and its fate; for LINK_CORRUPT, *bit is the bit to flip
  * (< 8 * len).  LINK_OVERSIZE and LINK_OVERFLOW frames take no wire time. */

@@ -8,12 +8,22 @@
  *
  *  - Each node publishes msf, the earliest time it may still send a frame
  *    (frames to it aside): running, its time at its last check point; idle,
- *    its next deadline or local event (a garbage frame due to it).
- *  - A frame to me not yet in my ring will be sent at or after my peer's
- *    msf, so it arrives at or after peer.msf + L; and my peer will not run
- *    before the earliest frame I have sent it and it has not taken, which
- *    wakes it.  So every frame due to me by time t is in my ring once
- *        t < horizon = min(peer.msf, first frame in the peer's ring) + L.
+ *    its next deadline or local event (a garbage frame due to it).  With it
+ *    goes first_arrival, the earliest such a frame can arrive: msf + L on
+ *    an idle wire, later while the wire still carries frames the node sent
+ *    (a new one starts only when they are gone: link_first_arrival).  Each
+ *    frame sent raises it, and the node publishes it again once that frame
+ *    is in its peer's ring, never before.
+ *  - A frame to me not yet in my ring arrives at or after my peer's
+ *    first_arrival; and my peer will not run before the earliest frame I
+ *    have sent it and it has not taken, which wakes it, so sends nothing
+ *    before that frame's time.  So every frame due to me by time t is in
+ *    my ring once
+ *        t < horizon = min(peer.first_arrival, first frame in the peer's ring + L),
+ *    read before my ring (the frame that raised first_arrival is then there).
+ *    While a machine sends a stream of long frames, its wire's backlog lets
+ *    the other run that much further ahead: at 10 Mb/s each 1,514-byte
+ *    frame is 1.2 ms on the wire, eighteen lookaheads of the DS3100's.
  *  - Check points come every Q of the machine's own execution, a grid that
  *    depends on nothing but what it executes (the front end counts it in
  *    static cost: never in stalls, whose timing is the model's).  At one,
@@ -30,8 +40,8 @@
  *  - An idle node jumps to its next event E (the next frame to it, its
  *    deadline, a garbage frame) once E < horizon; it first publishes
  *    msf = E, then takes the frame, so its peer never sees the frame gone
- *    and the old msf together (the peer reads the tail before msf).  A
- *    check point follows at once.
+ *    and the old first_arrival together (the peer reads the tail before
+ *    first_arrival).  A check point follows at once.
  *  - A console character wakes an idle node at once.  Its msf goes down
  *    then, from a deadline or never to its time, and its peer may already
  *    be past that time + L: so it asks the peer to acknowledge, and wakes
@@ -96,7 +106,8 @@ static struct {
     uint64_t lookahead, quantum;
     uint64_t num, den;                  /* num / den units make a ns */
     uint64_t pushed;                    /* frames put in the peer's ring: its head */
-    uint64_t msf;                       /* what I published last */
+    uint64_t msf;                       /* what I published last, and ... */
+    uint64_t first_arrival;             /* ... with it */
     uint64_t batch_end;                 /* the last check point's time + Q */
     uint64_t input_taken;               /* console characters the guest took */
     uint32_t acked;                     /* the peer's ack_req I acknowledged */
@@ -222,8 +233,8 @@ static void futex_wake(_Atomic uint32_t *word)
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-/* Wake n if it sleeps; msf_only: only if what changed is my msf, and it
- * has reached what n waits for. */
+/* Wake n if it sleeps; msf_only: only if what changed is my msf (and
+ * first_arrival), and first_arrival has reached what n waits for. */
 static void ring_bell(struct wire_node *n, bool msf_only)
 {
     /* What I changed before calling (a ring's head or tail, stored with
@@ -234,7 +245,7 @@ static void ring_bell(struct wire_node *n, bool msf_only)
     uint32_t how = atomic_load(&n->sleeping);
     if (!how)
         return;
-    if (msf_only && W.msf < atomic_load(&n->want))
+    if (msf_only && W.first_arrival < atomic_load(&n->want))
         return;
     atomic_fetch_add(&n->bell, 1);
     /* One wake per sleep: whoever clears the flag makes the call (a
@@ -292,17 +303,19 @@ static uint64_t min64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
-/* How far I may run: see the top.  The tail before msf (the peer
- * publishes msf before it takes a frame). */
+/* How far I may run: see the top.  The tail before first_arrival (the
+ * peer publishes it before it takes a frame), and both before my ring
+ * (my callers: the peer raises first_arrival only after the frame that
+ * raised it is in my ring). */
 static uint64_t horizon(void)
 {
     if (peer_done())
         return WIRE_NEVER;
     uint64_t tail = atomic_load_explicit(&W.peer->tail, memory_order_acquire);
-    uint64_t base = atomic_load_explicit(&W.peer->msf, memory_order_acquire);
+    uint64_t h = atomic_load_explicit(&W.peer->first_arrival, memory_order_acquire);
     if (tail != W.pushed)
-        base = min64(base, W.peer->ring[tail % WIRE_RING].t_arr);
-    return add_sat(base, W.lookahead);
+        h = min64(h, add_sat(W.peer->ring[tail % WIRE_RING].t_arr, W.lookahead));
+    return h;
 }
 
 /* Acknowledge the peer's request, if it made one: it may now count on my
@@ -326,13 +339,20 @@ static uint64_t horizon_acked(uint64_t now)
     return h;
 }
 
-static void publish(uint64_t msf, uint64_t now)
+static uint64_t first_arrival(uint64_t msf)
 {
-    atomic_store_explicit(&W.me->now, now, memory_order_relaxed);
-    if (msf == W.msf)
+    return msf == WIRE_NEVER ? WIRE_NEVER : link_first_arrival(&W.link, msf);
+}
+
+static void publish(uint64_t msf)
+{
+    uint64_t fa = first_arrival(msf);
+    if (msf == W.msf && fa == W.first_arrival)
         return;
     W.msf = msf;
+    W.first_arrival = fa;
     atomic_store(&W.me->msf, msf);
+    atomic_store(&W.me->first_arrival, fa);
     ring_bell(W.peer, true);
 }
 
@@ -398,12 +418,12 @@ static bool look_until(bool (*ready)(void *), void *arg)
  * after a look (above), or once I have said I sleep: the peer checks
  * `sleeping` after it changes what `ready` reads, so one of us sees the
  * other (the fences: here and in ring_bell).  `want(arg)` is how far the
- * peer's msf must get before its publishing is worth a ring (NULL: any
- * ring will do), asked after `ready`, which may lower what I wait for:
- * an idle node that finds a new frame in its ring waits for the time the
- * frame is due, not its deadline.  Asked before, it kept the deadline's
- * want, the peer published an msf enough for the frame but short of that
- * want, rang nobody, and both nodes slept out the futex's second
+ * peer's first_arrival must get before its publishing is worth a ring
+ * (NULL: any ring will do), asked after `ready`, which may lower what I
+ * wait for: an idle node that finds a new frame in its ring waits for the
+ * time the frame is due, not its deadline.  Asked before, it kept the
+ * deadline's want, the peer published a time enough for the frame but
+ * short of that want, rang nobody, and both nodes slept out the futex's second
  * (`netbench -n 100` under none: 5 times on each node; the model's
  * numbers were never touched, only the host's time). */
 static void sleep_unless(bool (*ready)(void *), uint64_t (*want)(void *), void *arg,
@@ -516,8 +536,7 @@ static bool batch_known(void *arg)
 
 static uint64_t batch_want(void *arg)
 {
-    uint64_t want = ((struct at *)arg)->now + W.quantum + 1;
-    return want > W.lookahead ? want - W.lookahead : 0;
+    return ((struct at *)arg)->now + W.quantum + 1;
 }
 
 /* The first frame due after `now` and by `end`, or WIRE_NEVER. */
@@ -541,7 +560,7 @@ uint64_t wire_check(uint64_t now, wire_inject_fn inject)
     W.slept = false;
     atomic_store_explicit(&W.me->check_host, h, memory_order_relaxed);
     atomic_store_explicit(&W.me->cpu, (uint32_t)my_cpu(), memory_order_relaxed);
-    publish(now, now);
+    publish(now);
     deliver(now, inject);
     while (now + W.quantum >= horizon_acked(now)) {
         struct at a = { now };
@@ -598,6 +617,9 @@ void wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
     if (fate == LINK_CORRUPT)
         f->data[bit / 8] ^= (uint8_t)(1u << (bit % 8));
     atomic_store_explicit(&W.peer->head, ++W.pushed, memory_order_release);
+    /* The frame is in the ring: the wire's new backlog may be published. */
+    W.first_arrival = first_arrival(W.msf);
+    atomic_store(&W.me->first_arrival, W.first_arrival);
     ring_bell(W.peer, false);
 }
 
@@ -613,14 +635,14 @@ static bool input_waiting(void)
 static bool can_wake(void *arg)
 {
     struct idle *i = arg;
+    uint64_t h = horizon();             /* before my ring: see horizon() */
     i->event = min64(i->event, next_due());
-    return input_waiting() || i->event < horizon() || ack_asked();
+    return input_waiting() || i->event < h || ack_asked();
 }
 
 static uint64_t wake_want(void *arg)
 {
-    uint64_t e = ((struct idle *)arg)->event;
-    return e == WIRE_NEVER ? WIRE_NEVER : e >= W.lookahead ? e - W.lookahead + 1 : 0;
+    return add_sat(((struct idle *)arg)->event, 1);
 }
 
 static bool acked(void *arg)
@@ -636,7 +658,7 @@ static uint64_t input_wake(uint64_t now)
     W.st.input_wakes++;
     if (W.msf <= now)
         return now;
-    publish(now, now);
+    publish(now);
     uint32_t req = atomic_fetch_add(&W.me->ack_req, 1) + 1;
     ring_bell(W.peer, false);
     while (atomic_load(&W.peer->acked) != req && !peer_done()) {
@@ -648,7 +670,7 @@ static uint64_t input_wake(uint64_t now)
         if (p + 1 > now + W.lookahead)
             now = p + 1 - W.lookahead;
     }
-    publish(now, now);
+    publish(now);
     return now;
 }
 
@@ -701,11 +723,11 @@ uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn i
         /* A frame went in while the guest could not take it: its
          * interrupt is pending, and ends the wait at once. */
         *why = WIRE_WAKE_FRAME;
-        publish(now, now);
+        publish(now);
         return now;
     }
     uint64_t deadline = dist ? add_sat(now, dist) : WIRE_NEVER;
-    publish(min64(deadline, W.garbage_next) > now ? min64(deadline, W.garbage_next) : now, now);
+    publish(min64(deadline, W.garbage_next) > now ? min64(deadline, W.garbage_next) : now);
     for (;;) {
         if (input_waiting()) {
             *why = WIRE_WAKE_INPUT;
@@ -716,7 +738,7 @@ uint64_t wire_idle(uint64_t now, uint64_t dist, uint64_t taken, wire_inject_fn i
         i.event = min64(i.event, next_due());
         if (i.event < h) {
             uint64_t at = i.event > now ? i.event : now;
-            publish(at, at);                /* before taking anything: see the top */
+            publish(at);                /* before taking anything: see the top */
             W.st.idle += at - now;
             *why = at == deadline && next_due() > at ? WIRE_WAKE_DEADLINE : WIRE_WAKE_FRAME;
             deliver(at, inject);
@@ -830,6 +852,8 @@ const char *wire_open(const struct wire_params *p, uint64_t num, uint64_t den)
     if (sched_getaffinity(0, sizeof(W.allowed), &W.allowed) < 0)
         W.share = false;
     W.msf = atomic_load(&W.me->msf);
+    W.first_arrival = first_arrival(W.msf);     /* the file's msf, 0: the lookahead */
+    atomic_store(&W.me->first_arrival, W.first_arrival);
     W.on = true;
     return NULL;
 }
@@ -846,8 +870,9 @@ void wire_close(void)
 {
     if (!W.on)
         return;
-    W.msf = WIRE_NEVER;
+    W.msf = W.first_arrival = WIRE_NEVER;
     atomic_store(&W.me->msf, WIRE_NEVER);
+    atomic_store(&W.me->first_arrival, WIRE_NEVER);
     atomic_store(&W.me->done, 1);
     atomic_fetch_add(&W.peer->bell, 1);
     futex_wake(&W.peer->bell);

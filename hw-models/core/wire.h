@@ -6,8 +6,8 @@
  * The harness creates one shared-memory file for the pair (WIRE_MAGIC
  * below: harness/net/wire.py writes the header) and gives its path and a
  * node number, 0 or 1, to each machine's model.  In it each node
- * publishes how far it may have got (`msf`, below) and receives its frames
- * in a ring that only its peer writes.  No third process decides anything:
+ * publishes how far it may have got (`msf` and `first_arrival`, below) and
+ * receives its frames in a ring that only its peer writes.  No third process decides anything:
  * each node works out from what the other published how far it may run
  * (its horizon) and stops there until the other has moved on.
  *
@@ -94,7 +94,11 @@ struct wire_node {
                                            time; idle, its next deadline or local
                                            event; WIRE_NEVER idle with neither, or
                                            done */
-    _Atomic uint64_t now;               /* its time when it last published */
+    _Atomic uint64_t first_arrival;     /* the earliest a frame it may still send can
+                                           arrive: msf + the lookahead, or later
+                                           while its wire is busy with frames it
+                                           sent (link_first_arrival); WIRE_NEVER
+                                           with msf */
     _Atomic uint64_t acked_now;         /* its time when it acknowledged ... */
     _Atomic uint32_t acked;             /* ... the peer's ack_req of this value */
     _Atomic uint32_t ack_req;           /* bumped when its msf went down (a
@@ -103,7 +107,8 @@ struct wire_node {
     _Atomic uint32_t done;              /* the machine has stopped */
     _Atomic uint32_t sleeping;          /* it waits on `bell`: SLEEP_RUN at a check
                                            point or the like, SLEEP_IDLE idle */
-    _Atomic uint64_t want;              /* ... for the peer's msf to reach this */
+    _Atomic uint64_t want;              /* ... for the peer's first_arrival to
+                                           pass this */
     _Atomic uint32_t pid;               /* its emulator's process (a peer that
                                            died without saying done is done) */
     uint32_t pad0;

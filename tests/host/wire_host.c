@@ -103,7 +103,14 @@ static void test_link(void)
     p = ether(5000, 3000, 250);
     link_init(&l, &p, 1, 1);
     EQ("lookahead_nic", link_lookahead(&l), 5000 + 57600 + 250 + 3000);
+    /* An idle wire: the earliest arrival is the lookahead away. */
+    EQ("first_arrival_idle", link_first_arrival(&l, 1000), 1000 + link_lookahead(&l));
     EQ("arrive_nic", link_send(&l, 1000, 100, &f, &bit), 1000 + 5000 + 112 * 800 + 250 + 3000);
+    /* That frame holds the wire until 1000 + 5000 + 112 x 800 + the gap:
+     * a minimum frame handed over at once starts only then. */
+    EQ("first_arrival_busy", link_first_arrival(&l, 1000),
+       1000 + 5000 + 112 * 800 + 9600 + 57600 + 250 + 3000);
+    EQ("first_arrival_free_again", link_first_arrival(&l, 1000000), 1000000 + link_lookahead(&l));
 
     /* Loss and damage, counted by frame number. */
     p = ether(0, 0, 0);
@@ -165,12 +172,19 @@ static struct wire_shm *make_file(const char *path)
     return s;
 }
 
+/* The peer (test_rules plays it) publishes msf, its wire idle. */
+static void peer_at(struct wire_node *peer, uint64_t msf)
+{
+    atomic_store(&peer->msf, msf);
+    atomic_store(&peer->first_arrival, msf == WIRE_NEVER ? WIRE_NEVER : msf + wire_lookahead());
+}
+
 /* The peer, later: it runs on by L and rings my bell, as wire.c would. */
 static void *peer_moves_on(void *arg)
 {
     struct wire_shm *s = arg;
     usleep(20000);
-    atomic_store(&s->node[1].msf, atomic_load(&s->node[1].msf) + wire_lookahead());
+    peer_at(&s->node[1], atomic_load(&s->node[1].msf) + wire_lookahead());
     atomic_fetch_add(&s->node[0].bell, 1);
     syscall(SYS_futex, &s->node[0].bell, FUTEX_WAKE, 1, NULL, NULL, 0);
     return NULL;
@@ -195,6 +209,7 @@ static void test_rules(const char *path)
     const char *err = wire_open(&p, 1, 1);
     check(err == NULL, "open", "%s", err);
     uint64_t L = wire_lookahead(), Q = wire_quantum();
+    peer_at(peer, 0);                   /* (what its wire_open publishes) */
     EQ("rules_lookahead", L, 57600);
     EQ("rules_quantum", Q, 57600 / 4);
 
@@ -202,7 +217,8 @@ static void test_rules(const char *path)
      * (its msf 0) neither waits nor publishes, and a frame sent is
      * dropped and counted. */
     EQ("boot_check_does_nothing", wire_check(100 * L, record), WIRE_NEVER);
-    EQ("boot_check_publishes_nothing", atomic_load(&s->node[0].now), 0);
+    EQ("boot_check_publishes_nothing", atomic_load(&s->node[0].msf), 0);
+    EQ("boot_first_arrival", atomic_load(&s->node[0].first_arrival), L);    /* as opened */
     uint8_t early[60] = { 0x10 };
     wire_send(100 * L, early, 60);
     struct wire_stats st;
@@ -218,20 +234,31 @@ static void test_rules(const char *path)
     EQ("horizon_start", wire_horizon(), L);
     /* The peer ran on to 1 ms: a check point just short of 1 ms + L - Q
      * knows its batch at once, with nothing in it. */
-    atomic_store(&peer->msf, 1000000);
+    peer_at(peer, 1000000);
     EQ("horizon_peer_on", wire_horizon(), 1000000 + L);
     EQ("check_runs", wire_check(1000000 + L - Q - 1, record), WIRE_NEVER);
+    EQ("check_publishes_first_arrival", atomic_load(&s->node[0].first_arrival),
+       1000000 + L - Q - 1 + L);
+    /* The peer's wire still carries its frames until 3 ms: nothing it
+     * sends can arrive before 3 ms + L, and I may run on to there. */
+    atomic_store(&peer->first_arrival, 3000000 + L);
+    EQ("horizon_peer_wire_busy", wire_horizon(), 3000000 + L);
+    peer_at(peer, 1000000);
     /* The peer idles, with nothing due: no horizon. */
-    atomic_store(&peer->msf, WIRE_NEVER);
+    peer_at(peer, WIRE_NEVER);
     EQ("horizon_peer_idle", wire_horizon(), WIRE_NEVER);
     /* A frame I send it wakes it at its arrival: horizon arrival + L. */
     uint8_t f[60] = { 0x11 };
     wire_send(5000000, f, 60);
     EQ("sent_head", atomic_load(&peer->head), 1);
     EQ("sent_t_arr", peer->ring[0].t_arr, 5000000 + 57600);
+    /* My wire is busy with it until its end and the gap: what I send next
+     * arrives no sooner than a minimum frame after that, and the peer is
+     * told so (the frame already in its ring). */
+    EQ("sent_first_arrival", atomic_load(&s->node[0].first_arrival), 5000000 + 57600 + 9600 + L);
     EQ("horizon_pending", wire_horizon(), 5000000 + 57600 + L);
     /* It takes the frame (publishing first): its msf rules again. */
-    atomic_store(&peer->msf, 5000000 + 57600);
+    peer_at(peer, 5000000 + 57600);
     atomic_store(&peer->tail, 1);
     EQ("horizon_taken", wire_horizon(), 5000000 + 57600 + L);
 
@@ -242,7 +269,7 @@ static void test_rules(const char *path)
     me->ring[1] = (struct wire_frame){ .t_arr = 6010000, .len = 1, .data = { 0xa2 } };
     me->ring[2] = (struct wire_frame){ .t_arr = 6100000, .len = 1, .data = { 0xa3 } };
     atomic_store(&me->head, 3);
-    atomic_store(&peer->msf, 7000000);
+    peer_at(peer, 7000000);
     n_injected = 0;
     uint64_t next = wire_check(6000000, record);
     EQ("check_injects_due", n_injected, 1);
@@ -263,7 +290,7 @@ static void test_rules(const char *path)
     EQ("batch_injects_third", injected[2], 0xa3);
 
     /* A check point too far ahead of its peer waits for it. */
-    atomic_store(&peer->msf, 8000000);
+    peer_at(peer, 8000000);
     pthread_t th;
     pthread_create(&th, NULL, peer_moves_on, s);
     uint64_t before = atomic_load(&peer->msf);
@@ -278,7 +305,7 @@ static void test_rules(const char *path)
      * enough on; else the deadline does. */
     me->ring[3] = (struct wire_frame){ .t_arr = 8500000, .len = 1, .data = { 0xa4 } };
     atomic_store(&me->head, 4);
-    atomic_store(&peer->msf, 9000000);
+    peer_at(peer, 9000000);
     enum wire_wake why;
     n_injected = 0;
     uint64_t t = wire_idle(8200000, 0, 3, record, &why);
@@ -306,7 +333,7 @@ static void test_rules(const char *path)
     wire_console_taken();
     /* Idle with a deadline beyond the peer's reach: the peer says it is at
      * 11 ms when asked, so a console wake moves me on to 11 ms - L + 1. */
-    atomic_store(&peer->msf, 10900000);
+    peer_at(peer, 10900000);
     atomic_store(&me->input, 2);
     atomic_store(&peer->acked, 2);
     atomic_store(&peer->acked_now, 11000000);
@@ -323,7 +350,7 @@ static void test_rules(const char *path)
         _exit(0);
     usleep(100000);
     atomic_store(&peer->pid, (uint32_t)z);
-    atomic_store(&peer->msf, 9000000);
+    peer_at(peer, 9000000);
     uint64_t from = 11000000 - L + 1;
     t = wire_idle(from, 1000000, 4, record, &why);
     EQ("zombie_peer_gone_why", why, WIRE_WAKE_DEADLINE);
