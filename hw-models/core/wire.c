@@ -423,8 +423,8 @@ static bool look_until(bool (*ready)(void *), void *arg)
  * wait for: an idle node that finds a new frame in its ring waits for the
  * time the frame is due, not its deadline.  Asked before, it kept the
  * deadline's want, the peer published a time enough for the frame but
- * short of that want, rang nobody, and both nodes slept out the futex's second
- * (`netbench -n 100` under none: 5 times on each node; the model's
+ * short of that want, rang nobody, and both nodes slept out the futex's
+ * second (`netbench -n 100` under none: 5 times on each node; the model's
  * numbers were never touched, only the host's time). */
 static void sleep_unless(bool (*ready)(void *), uint64_t (*want)(void *), void *arg,
                          uint32_t how)
