@@ -38,8 +38,14 @@ qemu_source_tarball() {
     # `apt-get source --download-only` exits non-zero here because the .dsc
     # of the backport is missing from the mirror, but the orig tarball
     # arrives: ignore its status and look for the tarball.
-    _qemu_src_fetch() { (cd "$dir" && apt-get source --download-only -qq "qemu/bookworm-backports" >/dev/null 2>&1) || true; }
-    _qemu_src_found() { tarball=$(ls "$dir"/qemu_"$QEMU_VERSION"*.orig.tar.* 2>/dev/null | head -1 || true); [ -n "$tarball" ]; }
+    _qemu_src_fetch() {
+        (cd "$dir" && apt-get source --download-only -qq "qemu/bookworm-backports" \
+            >/dev/null 2>&1) || true
+    }
+    _qemu_src_found() {
+        tarball=$(ls "$dir"/qemu_"$QEMU_VERSION"*.orig.tar.* 2>/dev/null | head -1 || true)
+        [ -n "$tarball" ]
+    }
     if ! _qemu_src_found; then
         mkdir -p "$dir"
         _qemu_src_fetch

@@ -13,8 +13,8 @@ registry's `nic`) on a `-netdev dgram` named net0, which sends what the
 card sends to its model's socket (net_sock=); frames due enter the card
 through net0 from the model itself (hw-models/qemu/net.c).  Our SIMH's
 DELQA is attached to the model's wire itself (`attach xq wire`:
-hw-models/simh/vax_ether.c, vax_wire.c), with no socket.  The files live in a directory of the pair's own,
-removed at the end.  The stations' Ethernet and IPv4 addresses are those
+hw-models/simh/vax_ether.c, vax_wire.c), with no socket.  The files live
+in a directory of the pair's own, removed at the end.  The stations' Ethernet and IPv4 addresses are those
 of harness/guest/netpair.py (the server is station 1: 10.0.0.1).
 
 Under profile none (no model) each node still gets the model, with nothing

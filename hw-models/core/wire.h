@@ -7,9 +7,10 @@
  * below: harness/net/wire.py writes the header) and gives its path and a
  * node number, 0 or 1, to each machine's model.  In it each node
  * publishes how far it may have got (`msf` and `first_arrival`, below) and
- * receives its frames in a ring that only its peer writes.  No third process decides anything:
- * each node works out from what the other published how far it may run
- * (its horizon) and stops there until the other has moved on.
+ * receives its frames in a ring that only its peer writes.  No third
+ * process decides anything: each node works out from what the other
+ * published how far it may run (its horizon) and stops there until the
+ * other has moved on.
  *
  * Times are on the common timeline: both models count from their
  * machine's boot, and both boot at 0.  Their unit is the front end's
@@ -93,7 +94,8 @@ struct wire_node {
                                            frames to it aside: while running its
                                            time; idle, its next deadline or local
                                            event; WIRE_NEVER idle with neither, or
-                                           done */
+                                           done (the peer reads first_arrival,
+                                           made from it; tests read it) */
     _Atomic uint64_t first_arrival;     /* the earliest a frame it may still send can
                                            arrive: msf + the lookahead, or later
                                            while its wire is busy with frames it
