@@ -67,6 +67,13 @@
  * sleeping peer waits for rings its bell.  A node that wakes its idle
  * peer first pins it to its own host core, so that a round trip's turns
  * are taken on one core ("Sharing a core").
+ *
+ * Recording and replaying (replay.h).  A node may write down each frame
+ * it takes (wire_record=); a node whose peer is such a recording
+ * (wire_replay=) has no peer to wait for: it is done (peer_gone) from the
+ * start, so its horizon is never, and its ring is the recording's frames,
+ * each due where it was, as replay.c works out.  The rules above then
+ * hand the guest every frame at the same point of its execution.
  */
 #define _GNU_SOURCE                     /* sched_getcpu, sched_setaffinity */
 #include <errno.h>
@@ -83,6 +90,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "replay.h"
 #include "wire.h"
 
 /* Check points per lookahead.  A node may run until its peer's published
@@ -95,6 +103,8 @@
 _Static_assert(sizeof(struct wire_frame) == 2064, "harness/net/wire.py: FRAME_SIZE");
 _Static_assert(offsetof(struct wire_node, bell) == 64, "harness/net/wire.py: BELL");
 _Static_assert(offsetof(struct wire_node, input) == 72, "harness/net/wire.py: INPUT");
+_Static_assert(offsetof(struct wire_node, sleeping) == 36, "harness/net/wire.py: SLEEPING");
+_Static_assert(offsetof(struct wire_node, tail) == 192, "harness/net/wire.py: TAIL");
 _Static_assert(offsetof(struct wire_node, ring) == 256, "harness/net/wire.py: RING");
 _Static_assert(offsetof(struct wire_shm, node) == 64, "harness/net/wire.py: HEADER");
 
@@ -458,6 +468,8 @@ static void sleep_unless(bool (*ready)(void *), uint64_t (*want)(void *), void *
 
 static uint64_t ring_next(void)
 {
+    if (replay_playing())               /* the peer is a recording (replay.h) */
+        return replay_next(W.input_taken);
     uint64_t tail = atomic_load_explicit(&W.me->tail, memory_order_relaxed);
     if (tail == atomic_load_explicit(&W.me->head, memory_order_acquire))
         return WIRE_NEVER;
@@ -469,19 +481,36 @@ static uint64_t next_due(void)
     return min64(ring_next(), W.garbage_next);
 }
 
+/* The first frame of my ring into the guest (replaying: of the
+ * recording, and tail counts the frames taken, for the harness). */
+static void take_frame(wire_inject_fn inject)
+{
+    uint64_t tail = atomic_load_explicit(&W.me->tail, memory_order_relaxed);
+    const uint8_t *data;
+    uint32_t len;
+    if (replay_playing()) {
+        len = replay_take(&data);
+    } else {
+        struct wire_frame *f = &W.me->ring[tail % WIRE_RING];
+        data = f->data;
+        len = f->len;
+        replay_taken(f->t_arr, data, len, W.input_taken);     /* recording it, if I do */
+    }
+    inject(data, len);
+    W.st.rx_frames++;
+    W.st.rx_bytes += len;
+    atomic_store_explicit(&W.me->tail, tail + 1, memory_order_release);
+    if (!replay_playing())
+        ring_bell(W.peer, false);
+}
+
 /* Hand the guest every frame due by `now` that I have, in time order. */
 static void deliver(uint64_t now, wire_inject_fn inject)
 {
     for (;;) {
         uint64_t r = ring_next(), g = W.garbage_next;
         if (r <= now && r <= g) {
-            uint64_t tail = atomic_load_explicit(&W.me->tail, memory_order_relaxed);
-            struct wire_frame *f = &W.me->ring[tail % WIRE_RING];
-            inject(f->data, f->len);
-            W.st.rx_frames++;
-            W.st.rx_bytes += f->len;
-            atomic_store_explicit(&W.me->tail, tail + 1, memory_order_release);
-            ring_bell(W.peer, false);
+            take_frame(inject);
         } else if (g <= now) {
             const uint8_t *p = W.garbage + W.garbage_pos;
             uint32_t len = (uint32_t)p[0] << 8 | p[1];
@@ -593,6 +622,7 @@ void wire_send(uint64_t t_send, const uint8_t *frame, uint32_t len)
     }
     W.st.tx_frames++;
     W.st.tx_bytes += len;
+    replay_sent(t_send);
     uint64_t t_arr = link_send(&W.link, t_send, len, &fate, &bit);
     if (fate == LINK_DROP || fate == LINK_OVERSIZE || fate == LINK_OVERFLOW || peer_done())
         return;
@@ -653,7 +683,7 @@ static bool acked(void *arg)
 
 /* Woken by a console character at `now`: my msf goes down to `now`.  The
  * time I may go on from: see the top. */
-static uint64_t input_wake(uint64_t now)
+static uint64_t input_wake_time(uint64_t now)
 {
     W.st.input_wakes++;
     if (W.msf <= now)
@@ -671,6 +701,13 @@ static uint64_t input_wake(uint64_t now)
             now = p + 1 - W.lookahead;
     }
     publish(now);
+    return now;
+}
+
+static uint64_t input_wake(uint64_t now)
+{
+    now = input_wake_time(now);
+    replay_console_wake(now);           /* an anchor, if I record or replay (replay.h) */
     return now;
 }
 
@@ -694,6 +731,7 @@ uint64_t wire_join(uint64_t now)
     uint64_t p = atomic_load(&W.peer->joined);
     if (!peer_done() && p - 1 > now)
         now = p - 1;
+    now = replay_joined(now);           /* (replaying: the time the pair went on from) */
     W.st.joined = now;
     return now;
 }
@@ -847,6 +885,12 @@ const char *wire_open(const struct wire_params *p, uint64_t num, uint64_t den)
     W.garbage_next = WIRE_NEVER;
     if (p->garbage && (err = load_garbage(p)) != NULL)
         return err;
+    if (p->record && p->replay)
+        return "wire_record and wire_replay: one or the other";
+    if ((p->record && (err = replay_record(p->record)) != NULL) ||
+        (p->replay && (err = replay_play(p->replay)) != NULL))
+        return err;
+    W.peer_gone = replay_playing();     /* no peer to wait for: every frame is known */
     atomic_store(&W.me->pid, (uint32_t)getpid());
     W.share = p->share_core;
     if (sched_getaffinity(0, sizeof(W.allowed), &W.allowed) < 0)
@@ -877,6 +921,7 @@ void wire_close(void)
     atomic_fetch_add(&W.peer->bell, 1);
     futex_wake(&W.peer->bell);
     W.on = false;
+    replay_close();
 }
 
 void wire_get_host(struct wire_host *h)

@@ -43,6 +43,8 @@
  *                  point follows at once;
  *   wire_console_taken()  for each character the guest takes from its
  *                  console, so that it knows when one is on its way.
+ * With wire_record= or wire_replay= the same calls record a node's frames
+ * or play them again to one machine alone (replay.h).
  * "Counted without stalls": the check points and the batch's times must
  * fall where the guest's execution alone puts them, so a front end counts
  * the distance to the next one in the static cost of the instructions run
@@ -158,6 +160,9 @@ struct wire_params {
     const char *garbage;
     uint64_t garbage_start_ns, garbage_every_ns;
     bool share_core;                    /* host scheduling only: wire.c, "Sharing a core" */
+    /* Write down the frames this node takes, or play such a recording as
+     * its peer (replay.h); NULL: neither. */
+    const char *record, *replay;
 };
 
 /* Why wire_idle() returned. */

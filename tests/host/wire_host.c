@@ -466,11 +466,12 @@ static uint8_t wait_frame(struct sim *m, int node, uint64_t dist)
     return id;
 }
 
-static void node_main(const char *path, int node, bool share)
+static void node_main(const char *path, int node, bool share, const char *record,
+                      const char *replay)
 {
     sim_node = node;
     struct wire_params p = { .path = path, .node = (uint32_t)node, .link = ether(2000, 3000, 500),
-                             .share_core = share };
+                             .share_core = share, .record = record, .replay = replay };
     p.link.drop_every = 0;
     const char *err = wire_open(&p, 1, 1);
     if (err) {
@@ -543,11 +544,26 @@ int main(int argc, char **argv)
                offsetof(struct wire_shm, node), sizeof(struct wire_node),
                sizeof(struct wire_shm), offsetof(struct wire_node, bell),
                offsetof(struct wire_node, input));
+        printf("SLEEPING=%zu\nTAIL=%zu\n", offsetof(struct wire_node, sleeping),
+               offsetof(struct wire_node, tail));
         return 0;
     } else if (argc >= 5 && strcmp(argv[1], "node") == 0) {
-        /* node FILE N SEED [share]: share, a node pins its idle peer to its core */
+        /* node FILE N SEED [share] [record=F | replay=F]: share, a node pins
+         * its idle peer to its core; record, it writes down the frames it
+         * takes; replay, it runs alone, its peer that recording
+         * (core/replay.h) */
+        bool share = false;
+        const char *record = NULL, *replay = NULL;
+        for (int i = 5; i < argc; i++) {
+            if (strcmp(argv[i], "share") == 0)
+                share = true;
+            else if (strncmp(argv[i], "record=", 7) == 0)
+                record = argv[i] + 7;
+            else if (strncmp(argv[i], "replay=", 7) == 0)
+                replay = argv[i] + 7;
+        }
         seed = (unsigned)atoi(argv[4]);
-        node_main(argv[2], atoi(argv[3]), argc >= 6 && strcmp(argv[5], "share") == 0);
+        node_main(argv[2], atoi(argv[3]), share, record, replay);
         return 0;
     } else if (argc >= 7 && strcmp(argv[1], "oneway") == 0) {
         /* oneway MBPS TX RX LATENCY LEN...: each frame alone on an idle wire */
@@ -585,7 +601,7 @@ int main(int argc, char **argv)
         return 0;
     } else {
         fprintf(stderr, "usage: wire_host link | rules FILE | layout | file FILE | "
-                "node FILE N SEED\n");
+                "node FILE N SEED [share] [record=F | replay=F]\n");
         return 2;
     }
     printf("done %d failed\n", failed);

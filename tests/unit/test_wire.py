@@ -38,8 +38,8 @@ def wire_host(tmp_path_factory):
     flags = ["-O1", "-g", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-std=gnu11",
              "-Ihw-models/core"]
     sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
-    src = ["tests/host/wire_host.c", "hw-models/core/link.c", "hw-models/core/wire.c", "-lm",
-           "-lpthread"]
+    src = ["tests/host/wire_host.c", "hw-models/core/link.c", "hw-models/core/wire.c",
+           "hw-models/core/replay.c", "-lm", "-lpthread"]
     r = subprocess.run([cc, *flags, *sanitize, "-o", out, *src], cwd=ROOT, capture_output=True,
                        text=True)
     if r.returncode != 0 and "sanitize" in r.stderr:
@@ -73,11 +73,12 @@ def test_horizon_rules(wire_host, tmp_path):
 
 
 def _pingpong(wire_host, tmp_path, seeds: tuple[int, int],
-              share: bool = False) -> tuple[str, str]:
+              share: bool = False, record: bool = False) -> tuple[str, str]:
     path = tmp_path / f"pp-{seeds[0]}"
     subprocess.run([wire_host, "file", path], check=True)
     procs = [subprocess.Popen([wire_host, "node", path, str(n), str(seeds[n]),
-                               *(["share"] if share else [])],
+                               *(["share"] if share else []),
+                               *([f"record={tmp_path}/rec-{n}"] if record else [])],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for n in (0, 1)]
     outs = [p.communicate(timeout=120) for p in procs]
@@ -133,6 +134,27 @@ def test_two_nodes_are_deterministic(wire_host, tmp_path):
     assert first_rx - first_tx == ether.one_way_ns(60)
 
 
+def test_one_node_replayed_alone(wire_host, tmp_path):
+    """A node that recorded the frames it took (wire_record=) is run again
+    alone, its peer the recording (wire_replay=; hw-models/core/replay.h):
+    it takes every frame at the same time and makes the same trace, with
+    host delays or without, and never waits (no peer: no sleep, no wake)."""
+    live = _pingpong(wire_host, tmp_path, (5, 17), record=True)
+    for n in (0, 1):
+        alone_file = tmp_path / f"alone-{n}"
+        subprocess.run([wire_host, "file", alone_file], check=True)
+        r = subprocess.run([wire_host, "node", alone_file, str(n), str(n * 13),
+                            f"replay={tmp_path}/rec-{n}"],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+        assert _traces(r.stdout) == _traces(live[n])
+        assert _traces(r.stdout).count("\nrx ") >= 300
+    # Node 1 joined first in the pair and went on from node 0's time: alone,
+    # it still does (the recording's join), or every time would differ.
+    assert re.search(r"joined node=1 at=(\d+)", live[1]).group(1) == \
+        re.search(r"joined node=0 at=(\d+)", live[0]).group(1)
+
+
 def test_characters_typed_at_both_at_once(wire_host, tmp_path):
     """Both machines idle, a character on its way to each: each asks the
     other where it is, and each answers while it waits for its own answer
@@ -158,7 +180,7 @@ def test_layout_matches_the_header(wire_host):
     assert int(c["VERSION"]) == wire.VERSION and int(c["NODES"]) == wire.NODES
     assert int(c["RING"]) == wire.RING and int(c["FRAME_MAX"]) == wire.FRAME_MAX
     assert int(c["FRAME_MAX"]) == link.WIRE_FRAME_MAX
-    for key in ("HEADER", "NODE_SIZE", "FILE_SIZE", "BELL", "INPUT"):
+    for key in ("HEADER", "NODE_SIZE", "FILE_SIZE", "BELL", "INPUT", "SLEEPING", "TAIL"):
         assert int(c[key]) == getattr(wire, key), key
 
 
