@@ -24,6 +24,13 @@ own is.  The profile's [link] (with the tests' overrides, such as
 {"link.drop_every": 7}) goes to each model as its other parameters do;
 the malformed frames of a garbage.Schedule are the run's.  Every
 character typed at a node is counted in the shared file before it goes (Wire.typed), so that an idle node waits for it.
+
+With record=True each node's model writes down the frames its guest
+takes (wire_record=, hw-models/core/replay.h) beside its log
+(Pair.recording); Alone runs one node again by itself, its peer that
+recording: the same frames at the same points of its execution, the
+same instructions, no lockstep (what harness/model/overhead.py weighs
+the lockstep against; a machine of a network run alone under gdb).
 """
 
 from __future__ import annotations
@@ -111,14 +118,15 @@ class Pair:
                  names: tuple[str, str] = ("pair-{node}.log", "pair-{node}.hw.log"),
                  overrides: dict[str, Any] | None = None,
                  flood: garbage.Schedule | None = None, test_image: bool = False,
-                 share_core: bool = True) -> None:
+                 share_core: bool = True, record: bool = False) -> None:
         """names: each node's console log and model log in logdir, {node}
         its name.  overrides: the profile's fields by their dotted names
         (the tests' {"link.drop_every": 7}), checked as a profile's are.
         flood: malformed frames for each machine.  test_image: boot the
         tests' kernel (machines.test_image), whose /bin has guests/testimage/.
         share_core=False: the nodes never pin each other to one host core
-        (hw-models/core/wire.c, "Sharing a core"; host time only)."""
+        (hw-models/core/wire.c, "Sharing a core"; host time only).
+        record: each node writes down the frames it takes (recording())."""
         self.machine = machines.get(arch)
         if test_image:
             self.machine = machines.test_image(self.machine)
@@ -133,6 +141,9 @@ class Pair:
         self.names = names
         self.schedule = flood.check() if flood else None
         self.share_core = share_core
+        self.record = record
+        self.replay: Path | None = None           # Alone's recording
+        self.nodes: tuple[str, ...] = tuple(NODES)
         if self.machine.model not in FRONT_ENDS:
             raise SetupError(f"arch {arch!r}: the wire has no {self.machine.model} front end "
                              f"yet (docs/network.md)")
@@ -210,6 +221,10 @@ class Pair:
                        garbage_every_ns=g.every_ns)
         if not self.share_core:
             run["wire_share_core"] = False
+        if self.record:
+            run["wire_record"] = self.recording(node)
+        if self.replay is not None:
+            run["wire_replay"] = self.replay
         # The [link]'s fields are the profile's, passed with the others
         # (modelargs.profile_args); these are the run's.
         return self.wire.model_args(index) + [modelargs.arg(k, v) for k, v in run.items()]
@@ -220,6 +235,10 @@ class Pair:
     def hw_log(self, node: str) -> Path:
         return self.logdir / self.names[1].format(node=node)
 
+    def recording(self, node: str) -> Path:
+        """Where node's model writes down its frames (record=True)."""
+        return self.hw_log(node).with_suffix("").with_suffix(".frames")
+
     # ------------------------------------------------------------ life
     def start(self) -> None:
         """Start both emulators (boot() waits for their prompts)."""
@@ -228,7 +247,7 @@ class Pair:
             buildstamp.check(buildstamp.HWMODEL)      # the model runs under none too
         self.dir = Path(tempfile.mkdtemp(prefix="ousterhout-pair-"))
         self.wire = Wire()
-        for node in NODES:
+        for node in self.nodes:
             emulator, model = self._net_args(node)
             # QEMU's card is on its command line; SIMH's in its script.
             argv = (self.machine.command(nic=tuple(emulator)) if self.simh

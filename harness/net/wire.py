@@ -37,6 +37,9 @@ NODE_SIZE = 256 + RING * FRAME_SIZE
 FILE_SIZE = HEADER + NODES * NODE_SIZE
 BELL = 64                       # offsetof(struct wire_node, bell)
 INPUT = 72                      # offsetof(struct wire_node, input)
+SLEEPING = 36                   # offsetof(struct wire_node, sleeping)
+TAIL = 192                      # offsetof(struct wire_node, tail)
+SLEEP_IDLE = 2
 
 SHM_DIR = Path("/dev/shm")
 _SYS_FUTEX = {"x86_64": 202, "aarch64": 98}.get(os.uname().machine)
@@ -89,6 +92,15 @@ class Wire:
         value = struct.unpack_from("<I", self._map, bell)[0]
         struct.pack_into("<I", self._map, bell, (value + 1) & 0xFFFFFFFF)
         self._wake(bell)
+
+    def frames_taken(self, node: int) -> int:
+        """The frames node has handed its guest (its ring's tail; replaying,
+        the recording's frames)."""
+        return struct.unpack_from("<Q", self._map, self._node(node) + TAIL)[0]
+
+    def idle(self, node: int) -> bool:
+        """Whether node waits, idle, for something to happen."""
+        return struct.unpack_from("<I", self._map, self._node(node) + SLEEPING)[0] == SLEEP_IDLE
 
     def _wake(self, offset: int) -> None:
         if self._libc is None or _SYS_FUTEX is None:

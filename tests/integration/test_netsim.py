@@ -14,7 +14,10 @@ docs/network.md): the deterministic link, end to end.
     kind names, and the machines answer afterwards;
   - a LANCE (mips) given frames faster than its ring takes them drops
     some itself (rx_missed, its CSR112): every frame is still accounted
-    for, so the model's idling goes on, and the machines answer.
+    for, so the model's idling goes on, and the machines answer;
+  - each machine of a run, again alone on the frames it took
+    (harness/net/alone.py): the client prints the same RESULT lines, and
+    both take and send the same frames.
 """
 
 import re
@@ -29,6 +32,7 @@ from harness.errors import SetupError
 from harness.model import profiles
 from harness.net import garbage
 from harness.net import run as netrun
+from harness.net.alone import Alone
 from harness.net.pair import Pair, on_wire
 
 ARCH = "riscv"
@@ -291,6 +295,54 @@ def test_programs_follow_one_another_on_the_wires_qemu(tmp_path, built):
             assert pair.a.run(f"echo word{i}", timeout=TIMEOUT).lines == [f"word{i}"]
             listing = pair.a.run("ls /", timeout=TIMEOUT).lines
             assert "bin/" in listing and not any("killed" in x for x in listing), listing
+
+
+def _hwnet(path):
+    line = next(x for x in path.read_text().splitlines() if x.startswith("HWNET "))
+    return dict(w.split("=", 1) for w in line.split()[1:])
+
+
+def test_each_machine_again_alone(tmp_path, built):
+    """A pair's run under the DS3100 model with every 9th frame lost
+    (timers, retransmissions: where each frame went in matters), then each
+    machine alone on the frames it took (hw-models/core/replay.h): the
+    client's RESULT lines are the same, both machines take and send the
+    same frames, and neither waits for a peer, though the client's command
+    is typed otherwise (at once).  (A frame let in before the console
+    characters it followed in the pair gave the server other frames to
+    send: tests/mutants.toml, replay-before-typing.)"""
+    hw = profiles.load("ds3100-riscv")
+    lossy = {"link.drop_every": 9}
+    # (the stream's cases: a datagram or echo lost is not sent again)
+    command = "netbench -c tcp-rtt -c tcp-bulk -c tcp-connect -n 20 " + Pair.address("b")
+    with Pair(ARCH, hw, tmp_path, overrides=lossy, record=True) as pair:
+        pair.b.begin("netd")
+        pair.b.wait_for("netd: ready", timeout=TIMEOUT)
+        results = [x for x in pair.a.run(command, timeout=TIMEOUT).lines if x.startswith("RESULT")]
+        pair.b.interrupt()
+    assert len(results) == 3, results
+    pair_net = {n: _hwnet(pair.hw_log(n)) for n in "ab"}
+    assert int(pair_net["a"]["dropped"]) > 0, pair_net["a"]
+    for node in "ab":
+        alone = Alone(ARCH, hw, tmp_path, node, pair.recording(node), overrides=lossy)
+        with alone:
+            if node == "a":
+                # The line typed at once, not a character after each echo:
+                # the console wakes the client other times than in the pair
+                # (its frames are anchored at its first frame sent).
+                alone.guest._echoes = False
+                out = alone.guest.run(command, timeout=TIMEOUT).lines
+                assert [x for x in out if x.startswith("RESULT")] == results
+            else:
+                alone.guest.begin("netd")
+                alone.guest.wait_for("netd: ready", timeout=TIMEOUT)
+                alone.wait_taken(int(pair_net["b"]["rx_frames"]), timeout=TIMEOUT)
+                alone.guest.interrupt()
+        net = _hwnet(alone.hw_log(node))
+        for key in ("tx_frames", "tx_bytes", "dropped", "rx_frames", "rx_bytes", "joined_ns"):
+            assert net[key] == pair_net[node][key], (node, key, net, pair_net[node])
+        host = alone.hw_log(node).read_text()
+        assert re.search(r"^HWNETHOST .* wakes=[01] ", host, re.M), host[-500:]
 
 
 def test_refusals():
