@@ -20,13 +20,18 @@ empty.  Its ratio over plain icount is what the plugin interface costs
 before the model does anything, the least an exact model built on it can
 cost; the model's ratio minus the floor's is the model's own work.
 
-With --lockstep it measures instead what two machines in step on the
-modelled Ethernet cost (lockstep(); docs/network.md): the emulators' CPU
-seconds per guest instruction of a two-machine run (netd on b, the network
-benchmarks on a), against one machine under the same model running the
-same programs over its loopback (netd in the background, netbench to
-127.0.0.1), whole runs from boot to halt, instructions from each model's
-HWTOTAL.  The issue's target: at most 2.5 times.
+With --lockstep it measures instead what keeping two machines in step on
+the modelled Ethernet costs (lockstep(); docs/network.md, "What lockstep
+costs"): the emulators' CPU seconds per guest instruction of a
+two-machine run (netd on b, the network benchmarks on a), against each
+machine run again alone on the frames it took (harness/net/alone.py):
+the same instructions, its results the same, no peer to keep in step
+with.  Whole runs from boot to halt less a run that only boots and halts,
+instructions from each model's HWTOTAL.  The issue's target: at most 2.5
+times.  Beside it, one machine running the same programs over its
+loopback (netd in the background, netbench to 127.0.0.1): other
+instructions (no card, no driver, one cache for both ends), what two
+machines cost against one doing the same job.
 """
 
 from __future__ import annotations
@@ -115,10 +120,11 @@ def text(arch: str, profile: str, repeat: int, benches: list[suite.Benchmark],
 #            integer benchmark, some 200 M instructions each), no frames: what keeping two running
 #            machines in step costs, check points and waits; one machine
 #            runs the program twice;
-#   network  the network benchmarks, netbench on a against netd on b; one
-#            machine runs them over its loopback (netd in the background,
-#            netbench to 127.0.0.1), which does much the same work without
-#            a card: what the frames' hand-overs through QEMU add.
+#   network  the network benchmarks, netbench on a against netd on b; each
+#            machine again alone on its recorded frames (the same
+#            instructions), and one machine over its loopback (netd in the
+#            background, netbench to 127.0.0.1: much the same work without
+#            a card).
 LOCKSTEP_WORK = {"compute": "mips -n 300000", "network": "netbench -n 1000"}
 
 
@@ -140,11 +146,12 @@ def _cpu_then_halt(guests: list[Any]) -> float:
 def _two(hw: Any, arch: str, work: str | None, logdir: Path,
          share_core: bool) -> tuple[float, int]:
     """Two machines boot, run `work` (None: nothing) and halt: their CPU
-    seconds and instructions."""
+    seconds and instructions.  Each writes down the frames it takes
+    (lockstep-NODE.frames), for _alone()."""
     from ..net.pair import Pair                    # (the net package imports this one's)
     command = LOCKSTEP_WORK.get(work or "")
     pair = Pair(arch, hw, logdir, names=("lockstep-{node}.log", "lockstep-{node}.hw.log"),
-                share_core=share_core)
+                share_core=share_core, record=True)
     with pair:
         if work == "network":
             pair.b.begin("netd")
@@ -157,6 +164,46 @@ def _two(hw: Any, arch: str, work: str | None, logdir: Path,
             pair.b.finish(timeout=3600)
         cpu = _cpu_then_halt([pair.a, pair.b])
     return cpu, sum(_hwtotal_insns(pair.hw_log(n)) for n in ("a", "b"))
+
+
+def _rx_frames(path: Path) -> int:
+    for line in path.read_text().splitlines():
+        if line.startswith("HWNET "):
+            f = modellog.parse_fields(line.split()[1:], line)
+            return f["rx_frames"] - f["garbage"]
+    raise HarnessError(f"{path}: no HWNET record (the emulator did not exit cleanly)")
+
+
+def _results(path: Path) -> list[str]:
+    return [line for line in path.read_text().splitlines() if line.startswith("RESULT ")]
+
+
+def _alone(hw: Any, arch: str, node: str, logdir: Path) -> tuple[float, int]:
+    """Node `node` of _two()'s network run again by itself, on the frames
+    it took (harness/net/alone.py), the same commands typed: its CPU
+    seconds and instructions, boot to halt.  The client must print the
+    pair's RESULT lines: else it did not execute the same instructions."""
+    from ..net.alone import Alone
+    names = ("lockstep-{node}.log", "lockstep-{node}.hw.log")
+    recording = logdir / names[1].format(node=node).replace(".hw.log", ".frames")
+    frames = _rx_frames(logdir / names[1].format(node=node))
+    alone = Alone(arch, hw, logdir, node, recording,
+                  names=("lockstep-alone-{node}.log", "lockstep-alone-{node}.hw.log"))
+    with alone:
+        g = alone.guest
+        if node == "b":
+            g.begin("netd")
+            g.wait_for("netd: ready", timeout=120)
+            alone.wait_taken(frames)
+            g.interrupt()
+        else:
+            g.run(f"{LOCKSTEP_WORK['network']} {alone.address('b')}", timeout=3600)
+        cpu = _cpu_then_halt([g])
+    if node == "a" and _results(alone.console_log(node)) != _results(logdir / names[0].format(
+            node=node)):
+        raise HarnessError(f"{alone.console_log(node)}: alone, node a printed other RESULT lines "
+                           f"than in the pair ({logdir / names[0].format(node=node)})")
+    return cpu, _hwtotal_insns(alone.hw_log(node))
 
 
 def _one(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int]:
@@ -187,17 +234,30 @@ def _one(hw: Any, arch: str, work: str | None, logdir: Path) -> tuple[float, int
 
 def lockstep_once(profile: str, arch: str, work: str, logdir: Path,
                   share_core: bool = True) -> dict[str, float]:
-    """The CPU seconds and instructions `work` adds to a boot-and-halt, on
-    two machines and on one (each less a run that only boots and halts:
-    two emulators start and boot where one does, which is not the work)."""
+    """The CPU seconds and instructions `work` adds to a boot-and-halt: on
+    two machines in step; on the same two alone (network: _alone(); the
+    compute program twice on one machine is that already); on one machine
+    (network: over its loopback).  Each less runs that only boot and halt
+    (two emulators start and boot where one does, which is not the work;
+    the two alone less the pair's, whose nodes boot off the wire)."""
     hw = profiles.load(profile)
     c2, n2 = _two(hw, arch, work, logdir, share_core)
+    if work == "network":
+        ca, na = _alone(hw, arch, "a", logdir)
+        cb, nb = _alone(hw, arch, "b", logdir)
     c20, n20 = _two(hw, arch, None, logdir, share_core)
     c1, n1 = _one(hw, arch, work, logdir)
     c10, n10 = _one(hw, arch, None, logdir)
     two_cpu, two_insns, one_cpu, one_insns = c2 - c20, n2 - n20, c1 - c10, n1 - n10
-    return {"two_cpu_s": two_cpu, "two_insns": two_insns, "one_cpu_s": one_cpu,
-            "one_insns": one_insns, "ratio": (two_cpu / two_insns) / (one_cpu / one_insns)}
+    if work == "network":
+        alone_cpu, alone_insns = ca + cb - c20, na + nb - n20
+    else:
+        alone_cpu, alone_insns = one_cpu, one_insns
+    per = {k: c / n for k, c, n in (("two", two_cpu, two_insns), ("alone", alone_cpu, alone_insns),
+                                    ("one", one_cpu, one_insns))}
+    return {"two_cpu_s": two_cpu, "two_insns": two_insns, "alone_cpu_s": alone_cpu,
+            "alone_insns": alone_insns, "one_cpu_s": one_cpu, "one_insns": one_insns,
+            "ratio": per["two"] / per["alone"], "ratio_one": per["two"] / per["one"]}
 
 
 def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path | None = None,
@@ -208,12 +268,15 @@ def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path |
     hw = profiles.load(profile)
     arch = arch or (hw.isa if hw.model else machines.DEFAULT_ARCH)
     logdir = ROOT / "build" / arch / "model-runs"
-    lines = [f"Lockstep cost on {arch}, profile {profile}: two machines on the modelled "
-             f"Ethernet vs one running the same programs, best of {repeat} (each less a boot "
-             f"and halt alone; host CPU ns per guest instruction"
+    lines = [f"Lockstep cost on {arch}, profile {profile}: two machines in step on the "
+             f"modelled Ethernet vs the same two alone (the same instructions: compute, one "
+             f"machine runs the program twice; network, each machine again on the frames it "
+             f"took), and vs one machine (network: over its loopback), best of {repeat} (each "
+             f"less a boot and halt; host CPU ns per guest instruction"
              f"{'' if share_core else '; wire_share_core=false'})", "",
-             f"{'work':8} {'run':3} {'two: Minsns':>12} {'cpu s':>7} {'ns/insn':>8} "
-             f"{'one: Minsns':>12} {'cpu s':>7} {'ns/insn':>8} {'ratio':>6}"]
+             f"{'work':8} {'run':3} {'two: Minsns':>12} {'cpu s':>6} {'ns/insn':>7} "
+             f"{'alone: Minsns':>13} {'cpu s':>6} {'ns/insn':>7} {'ratio':>5} "
+             f"{'one: Minsns':>11} {'cpu s':>6} {'ns/insn':>7} {'ratio':>5}"]
     all_runs: dict[str, list[dict[str, float]]] = {}
     for work in LOCKSTEP_WORK:
         rs = all_runs[work] = []
@@ -221,16 +284,19 @@ def lockstep(profile: str, arch: str | None = None, repeat: int = 3, out: Path |
             say(f"overhead --lockstep: {arch}, profile {profile}, {work}, run {i + 1} of {repeat}")
             r = lockstep_once(profile, arch, work, logdir, share_core)
             rs.append(r)
-            lines.append(f"{work:8} {i + 1:<3} {r['two_insns'] / 1e6:12.1f} {r['two_cpu_s']:7.2f} "
-                         f"{r['two_cpu_s'] / r['two_insns'] * 1e9:8.1f} "
-                         f"{r['one_insns'] / 1e6:12.1f} {r['one_cpu_s']:7.2f} "
-                         f"{r['one_cpu_s'] / r['one_insns'] * 1e9:8.1f} {r['ratio']:6.2f}")
+            lines.append(f"{work:8} {i + 1:<3} {r['two_insns'] / 1e6:12.1f} {r['two_cpu_s']:6.2f} "
+                         f"{r['two_cpu_s'] / r['two_insns'] * 1e9:7.1f} "
+                         f"{r['alone_insns'] / 1e6:13.1f} {r['alone_cpu_s']:6.2f} "
+                         f"{r['alone_cpu_s'] / r['alone_insns'] * 1e9:7.1f} {r['ratio']:5.2f} "
+                         f"{r['one_insns'] / 1e6:11.1f} {r['one_cpu_s']:6.2f} "
+                         f"{r['one_cpu_s'] / r['one_insns'] * 1e9:7.1f} {r['ratio_one']:5.2f}")
     lines.append("")
     for work, rs in all_runs.items():
-        two = min(r["two_cpu_s"] / r["two_insns"] for r in rs)
-        one = min(r["one_cpu_s"] / r["one_insns"] for r in rs)
-        lines.append(f"{work}: best two {two * 1e9:.1f} ns, one {one * 1e9:.1f} ns per guest "
-                     f"instruction: ratio {two / one:.2f} (the issue's target: at most 2.5)")
+        two, alone, one = (min(r[f"{k}_cpu_s"] / r[f"{k}_insns"] for r in rs)
+                           for k in ("two", "alone", "one"))
+        lines.append(f"{work}: best two {two * 1e9:.1f} ns, alone {alone * 1e9:.1f} ns per guest "
+                     f"instruction: ratio {two / alone:.2f} (the issue's target: at most 2.5); "
+                     f"one machine {one * 1e9:.1f} ns: {two / one:.2f}")
     text = "\n".join(lines) + "\n"
     path = out or ROOT / "results" / f"lockstep-overhead-{profile}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
