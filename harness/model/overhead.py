@@ -126,6 +126,8 @@ def text(arch: str, profile: str, repeat: int, benches: list[suite.Benchmark],
 #            background, netbench to 127.0.0.1: much the same work without
 #            a card).
 LOCKSTEP_WORK = {"compute": "mips -n 300000", "network": "netbench -n 1000"}
+# The pair's console and model logs in the run directory ({node}: a, b).
+PAIR_NAMES = ("lockstep-{node}.log", "lockstep-{node}.hw.log")
 
 
 def _hwtotal_insns(path: Path) -> int:
@@ -150,8 +152,7 @@ def _two(hw: Any, arch: str, work: str | None, logdir: Path,
     (lockstep-NODE.frames), for _alone()."""
     from ..net.pair import Pair                    # (the net package imports this one's)
     command = LOCKSTEP_WORK.get(work or "")
-    pair = Pair(arch, hw, logdir, names=("lockstep-{node}.log", "lockstep-{node}.hw.log"),
-                share_core=share_core, record=True)
+    pair = Pair(arch, hw, logdir, names=PAIR_NAMES, share_core=share_core, record=True)
     with pair:
         if work == "network":
             pair.b.begin("netd")
@@ -184,10 +185,10 @@ def _alone(hw: Any, arch: str, node: str, logdir: Path) -> tuple[float, int]:
     seconds and instructions, boot to halt.  The client must print the
     pair's RESULT lines: else it did not execute the same instructions."""
     from ..net.alone import Alone
-    names = ("lockstep-{node}.log", "lockstep-{node}.hw.log")
-    recording = logdir / names[1].format(node=node).replace(".hw.log", ".frames")
-    frames = _rx_frames(logdir / names[1].format(node=node))
-    alone = Alone(arch, hw, logdir, node, recording,
+    from ..net.pair import recording_of
+    console, hw_log = (logdir / name.format(node=node) for name in PAIR_NAMES)
+    frames = _rx_frames(hw_log)
+    alone = Alone(arch, hw, logdir, node, recording_of(hw_log),
                   names=("lockstep-alone-{node}.log", "lockstep-alone-{node}.hw.log"))
     with alone:
         g = alone.guest
@@ -199,10 +200,9 @@ def _alone(hw: Any, arch: str, node: str, logdir: Path) -> tuple[float, int]:
         else:
             g.run(f"{LOCKSTEP_WORK['network']} {alone.address('b')}", timeout=3600)
         cpu = _cpu_then_halt([g])
-    if node == "a" and _results(alone.console_log(node)) != _results(logdir / names[0].format(
-            node=node)):
+    if node == "a" and _results(alone.console_log(node)) != _results(console):
         raise HarnessError(f"{alone.console_log(node)}: alone, node a printed other RESULT lines "
-                           f"than in the pair ({logdir / names[0].format(node=node)})")
+                           f"than in the pair ({console})")
     return cpu, _hwtotal_insns(alone.hw_log(node))
 
 

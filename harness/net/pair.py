@@ -30,7 +30,7 @@ takes (wire_record=, hw-models/core/replay.h) beside its log
 (Pair.recording); Alone runs one node again by itself, its peer that
 recording: the same frames at the same points of its execution, the
 same instructions, no lockstep (what harness/model/overhead.py weighs
-the lockstep against; a machine of a network run alone under gdb).
+the lockstep against).
 """
 
 from __future__ import annotations
@@ -101,6 +101,12 @@ def none_as_model(hw: profiles.Profile, arch: str) -> profiles.Profile:
     if problem:
         raise SetupError(f"profile {hw.name!r} as a model of {arch}: {problem}")
     return profiles.Profile(hw.name, hw.path, data)
+
+
+def recording_of(hw_log: Path) -> Path:
+    """The recording (record=True) beside a node's model log:
+    pair-a.hw.log -> pair-a.frames."""
+    return hw_log.with_suffix("").with_suffix(".frames")
 
 
 def kernel_symbol(syms: Symbols, name: str, elf: Path) -> int:
@@ -237,7 +243,7 @@ class Pair:
 
     def recording(self, node: str) -> Path:
         """Where node's model writes down its frames (record=True)."""
-        return self.hw_log(node).with_suffix("").with_suffix(".frames")
+        return recording_of(self.hw_log(node))
 
     # ------------------------------------------------------------ life
     def start(self) -> None:

@@ -11,10 +11,10 @@
  *        (uint32), its length (uint32), its arrival less its epoch's
  *        anchor (int64, the model's time unit), the console characters
  *        the guest had taken by then (uint64: a frame never goes in before
- *        them), and its bytes.  A
- * recording is only good for the same kernel, profile and program on the
- * same front end: nothing in it says which (the harness keeps it beside
- * the run that made it).
+ *        them), and its bytes.
+ * A recording is only good for the same kernel, profile and program on
+ * the same front end: nothing in it says which (the harness keeps it
+ * beside the run that made it).
  */
 #include <stdio.h>
 #include <string.h>
